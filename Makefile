@@ -1,0 +1,66 @@
+# kgb - KernelGenBench. Plain make with pkg-config: the C side has a handful of files and four
+# Debian libraries, so a Makefile is all the build system it needs (see README "Building").
+#
+#   make            build build/kgb (release flags)
+#   make setup      Debian packages + .venv (scripts/bootstrap.sh; idempotent)
+#   make run        setup, build, evaluate the shipped solutions on this machine's platform
+#   make check      setup, build, every test: C units (ASan+UBSan), runtime (pytest), CLI
+#   make format     clang-format the C sources
+
+CC ?= cc
+PKGS := sqlite3 jansson libcrypto
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-missing-field-initializers
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(PKG_CFLAGS) -iquote src \
+	-DKGB_GIT_COMMIT='"$(GIT_COMMIT)"'
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard src/util/*.c)
+MAIN_SRC := src/main.c
+HDRS := $(wildcard src/*.h src/util/*.h)
+UNIT_TESTS := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/t-*.c))
+
+build/kgb: $(LIB_SRCS) $(MAIN_SRC) $(HDRS)
+	@mkdir -p build
+	$(CC) $(ALL_CFLAGS) -o $@ $(MAIN_SRC) $(LIB_SRCS) $(PKG_LIBS) $(LDFLAGS)
+
+# Sanitized binary for the CLI tests; unit tests are built sanitized as well.
+build/kgb-san: $(LIB_SRCS) $(MAIN_SRC) $(HDRS)
+	@mkdir -p build
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ $(MAIN_SRC) $(LIB_SRCS) $(PKG_LIBS)
+
+build/unit/%: tests/unit/%.c tests/unit/unit.h $(LIB_SRCS) $(HDRS)
+	@mkdir -p build/unit
+	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -iquote tests/unit -o $@ $< $(LIB_SRCS) $(PKG_LIBS) $$(pkg-config --libs cmocka)
+
+.PHONY: setup run check check-unit check-runtime check-cli format clean
+
+setup:
+	scripts/bootstrap.sh
+
+run: setup build/kgb
+	build/kgb eval
+
+check-unit: $(addprefix build/unit/,$(UNIT_TESTS))
+	@set -e; for t in $^; do echo "== $$t"; $$t; done
+
+check-runtime: setup
+	TRITON_INTERPRET=1 .venv/bin/python -m pytest -q tests/runtime
+
+check-cli: build/kgb build/kgb-san
+	tests/cli/run-all.sh
+
+check: setup build/kgb
+	$(MAKE) check-unit
+	$(MAKE) check-runtime
+	$(MAKE) check-cli
+
+format:
+	clang-format -i src/*.c src/*.h src/util/*.c src/util/*.h tests/unit/*.c tests/unit/*.h
+
+clean:
+	rm -rf build

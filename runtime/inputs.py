@@ -1,0 +1,284 @@
+"""Case inputs: tensors built from descriptors, deterministically from the case seed.
+
+Values are drawn on the CPU from a `torch.Generator` seeded from the case seed and the argument
+index, laid out in a CPU storage, and only then moved to the device, so the interpreter and the
+GPU see identical values. A layout is a view (size, stride, storage offset) over that storage.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+__all__ = [
+    "DTYPES", "LAYOUTS", "DISTS", "TensorDesc", "ArgSpec", "BuiltArg", "parse_arg", "build_args",
+    "effective_layout", "make_tensor", "storage_span", "clone_tensor", "clone_args",
+    "upcast_args", "call",
+]
+
+# The dtype, layout and distribution names of task-format.md, and nothing else.
+DTYPES: dict[str, torch.dtype] = {
+    "float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32,
+    "float64": torch.float64, "int8": torch.int8, "int16": torch.int16, "int32": torch.int32,
+    "int64": torch.int64, "uint8": torch.uint8, "bool": torch.bool,
+    "complex64": torch.complex64, "complex128": torch.complex128,
+}
+LAYOUTS = frozenset({"contiguous", "transposed", "strided", "offset", "expanded"})
+DISTS = frozenset({"normal", "uniform", "randint", "bool", "ones", "zeros", "arange", "special"})
+
+_MASK64 = (1 << 64) - 1
+# task-format.md: "about 1 in 8 values replaced by inf, -inf, nan, 0 or -0".
+_SPECIAL_RATE = 1 / 8
+_SPECIALS = (float("inf"), float("-inf"), float("nan"), 0.0, -0.0)
+# Default randint range when a descriptor gives none: small enough that sums and products of a
+# few terms stay exact in every integer dtype and in float32.
+_RANDINT_DEFAULT = (-64, 64)
+
+
+@dataclass(frozen=True)
+class TensorDesc:
+    """One tensor descriptor of a case (task-format.md, Arguments); `dist` is already defaulted."""
+
+    shape: tuple[int, ...]
+    dtype: torch.dtype
+    layout: str = "contiguous"
+    dist: str = "normal"
+    scale: float = 1.0
+    low: float | None = None
+    high: float | None = None
+    p: float = 0.5
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    """One argument of a case: `kind` is tensor, tensors, value or dtype."""
+
+    name: str
+    kind: str
+    value: Any
+    keyword: bool = False
+
+
+@dataclass(frozen=True)
+class BuiltArg:
+    """An argument ready to pass: a tensor, a list of tensors, a JSON value or a torch.dtype."""
+
+    name: str
+    value: Any
+    keyword: bool = False
+
+
+def _number(d: dict[str, Any], key: str) -> float | None:
+    v = d.get(key)
+    if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+        raise ValueError(f"'{key}': expected a number, got {v!r}")
+    return v
+
+
+def _parse_desc(d: Any) -> TensorDesc:
+    if not isinstance(d, dict):
+        raise ValueError(f"expected a tensor descriptor object, got {d!r}")
+    shape = d.get("shape")
+    if not isinstance(shape, list) or not all(
+            isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in shape):
+        raise ValueError(f"'shape': expected a list of sizes, got {shape!r}")
+    if d.get("dtype") not in DTYPES:
+        raise ValueError(f"'dtype': unknown dtype {d.get('dtype')!r}")
+    dtype = DTYPES[d["dtype"]]
+    layout = d.get("layout", "contiguous")
+    if layout not in LAYOUTS:
+        raise ValueError(f"'layout': unknown layout {layout!r}")
+    default = ("bool" if dtype == torch.bool else
+               "normal" if dtype.is_floating_point or dtype.is_complex else "randint")
+    dist = d.get("dist", default)
+    if dist not in DISTS:
+        raise ValueError(f"'dist': unknown distribution {dist!r}")
+    scale, p = _number(d, "scale"), _number(d, "p")
+    return TensorDesc(tuple(shape), dtype, layout, dist, 1.0 if scale is None else scale,
+                      _number(d, "low"), _number(d, "high"), 0.5 if p is None else p)
+
+
+def parse_arg(d: Any) -> ArgSpec:
+    """Parse one element of a case's `args`; ValueError says what is wrong."""
+    if not isinstance(d, dict) or not isinstance(d.get("name"), str):
+        raise ValueError(f"expected an argument object with a 'name', got {d!r}")
+    name, keyword = d["name"], bool(d.get("keyword", False))
+    kinds = [k for k in ("tensor", "tensors", "value", "dtype") if k in d]
+    if len(kinds) != 1:
+        raise ValueError(f"argument '{name}': expected one of tensor, tensors, value, dtype")
+    kind = kinds[0]
+    try:
+        if kind == "tensor":
+            return ArgSpec(name, kind, _parse_desc(d[kind]), keyword)
+        if kind == "tensors":
+            if not isinstance(d[kind], list):
+                raise ValueError("'tensors': expected a list")
+            return ArgSpec(name, kind, tuple(_parse_desc(x) for x in d[kind]), keyword)
+        if kind == "dtype" and d[kind] not in DTYPES:
+            raise ValueError(f"'dtype': unknown dtype {d[kind]!r}")
+    except ValueError as e:
+        raise ValueError(f"argument '{name}': {e}") from None
+    return ArgSpec(name, kind, d[kind], keyword)
+
+
+def _splitmix64(x: int) -> int:
+    x = (x + 0x9E3779B97F4A7C15) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return x ^ (x >> 31)
+
+
+def _generator(seed: int, index: int, sub: int) -> torch.Generator:
+    g = torch.Generator(device="cpu")
+    g.manual_seed(_splitmix64(_splitmix64(_splitmix64(seed & _MASK64) ^ index) ^ sub))
+    return g
+
+
+def _values(desc: TensorDesc, n: int, g: torch.Generator) -> torch.Tensor:
+    """`n` values of the descriptor's distribution, 1-D, in its dtype, on the CPU."""
+    dt, dist = desc.dtype, desc.dist
+    wide = dt in (torch.float64, torch.complex128)
+    if dist == "special" and not (dt.is_floating_point or dt.is_complex):
+        dist = "bool" if dt == torch.bool else "randint"
+    if dist in ("ones", "zeros", "arange"):
+        make = {"ones": torch.ones, "zeros": torch.zeros}.get(dist)
+        v = make(n, dtype=torch.float64) if make else torch.arange(n, dtype=torch.int64)
+        return v.to(dt)
+    if dist == "bool":
+        return (torch.rand(n, generator=g, dtype=torch.float64) < desc.p).to(dt)
+    m = 2 * n if dt.is_complex else n  # complex: real and imaginary parts drawn alike
+    gen = torch.float64 if wide else torch.float32
+    if dist == "uniform":
+        low = 0.0 if desc.low is None else desc.low
+        high = 1.0 if desc.high is None else desc.high
+        v = torch.rand(m, generator=g, dtype=gen) * (high - low) + low
+    elif dist == "randint":
+        lo, hi = _RANDINT_DEFAULT if dt != torch.bool else (0, 2)
+        if dt == torch.uint8:
+            lo = 0
+        lo = lo if desc.low is None else int(desc.low)
+        hi = hi if desc.high is None else int(desc.high)
+        v = torch.randint(lo, hi, (m,), generator=g, dtype=torch.int64)
+    else:  # normal, special
+        v = torch.randn(m, generator=g, dtype=gen) * desc.scale
+        if dist == "special":
+            hit = torch.rand(m, generator=g) < _SPECIAL_RATE
+            pick = torch.randint(0, len(_SPECIALS), (m,), generator=g)
+            v = torch.where(hit, torch.tensor(_SPECIALS, dtype=gen)[pick], v)
+    if dt.is_complex:
+        v = torch.view_as_complex(v.to(gen).reshape(n, 2))
+    return v.to(dt)
+
+
+def _contiguous_strides(shape: Sequence[int]) -> list[int]:
+    strides, acc = [], 1
+    for s in reversed(shape):
+        strides.append(acc)
+        acc *= max(s, 1)
+    return strides[::-1]
+
+
+def effective_layout(shape: Sequence[int], layout: str) -> str:
+    """The layout actually built: 0-d tensors and 1-d `transposed` fall back to contiguous."""
+    if not shape or (layout == "transposed" and len(shape) < 2):
+        return "contiguous"
+    return layout
+
+
+def make_tensor(desc: TensorDesc, g: torch.Generator, device: str | torch.device) -> torch.Tensor:
+    """Draw the values, lay them out in a CPU storage, move the storage, view it on the device."""
+    shape, layout = list(desc.shape), effective_layout(desc.shape, desc.layout)
+    src = [1] + shape[1:] if layout == "expanded" else shape
+    n = 1
+    for s in src:
+        n *= s
+    values = _values(desc, n, g).reshape(src)
+    stride, offset = _contiguous_strides(shape), 0
+    if layout == "transposed":
+        values = values.transpose(-1, -2).contiguous()
+        stride = _contiguous_strides(values.shape)
+        stride[-1], stride[-2] = stride[-2], stride[-1]
+    elif layout == "strided":
+        wide = torch.zeros(shape[:-1] + [2 * shape[-1]], dtype=desc.dtype)
+        wide[..., ::2] = values
+        values, stride = wide, _contiguous_strides(wide.shape)[:-1] + [2]
+    elif layout == "offset":
+        values, offset = torch.cat([torch.zeros(1, dtype=desc.dtype), values.reshape(-1)]), 1
+    elif layout == "expanded":
+        stride = [0] + _contiguous_strides(src)[1:]
+    storage = values.reshape(-1).to(device)
+    return torch.as_strided(storage, shape, stride, offset)
+
+
+def build_args(specs: Sequence[ArgSpec], seed: int,
+               device: str | torch.device) -> tuple[BuiltArg, ...]:
+    """Build every argument of a case; tensor `i` (element `j` of a list) draws from (seed, i, j)."""
+    out = []
+    for i, spec in enumerate(specs):
+        if spec.kind == "tensor":
+            value: Any = make_tensor(spec.value, _generator(seed, i, 0), device)
+        elif spec.kind == "tensors":
+            value = [make_tensor(d, _generator(seed, i, j), device)
+                     for j, d in enumerate(spec.value)]
+        elif spec.kind == "dtype":
+            value = DTYPES[spec.value]
+        else:
+            value = copy.deepcopy(spec.value)
+        out.append(BuiltArg(spec.name, value, spec.keyword))
+    return tuple(out)
+
+
+def _span(t: torch.Tensor) -> int:
+    """Elements of storage from index 0 to the last one the view touches."""
+    if t.numel() == 0:
+        return t.storage_offset()
+    return t.storage_offset() + sum((s - 1) * st for s, st in zip(t.shape, t.stride())) + 1
+
+
+def storage_span(t: torch.Tensor) -> torch.Tensor:
+    """1-D view of the storage under `t`, from index 0 through its last element (gaps included)."""
+    return torch.as_strided(t, (_span(t),), (1,), 0)
+
+
+def clone_tensor(t: torch.Tensor, dtype: torch.dtype | None = None) -> torch.Tensor:
+    """Copy onto fresh storage with the same size, strides and storage offset (and gaps)."""
+    span = storage_span(t)
+    fresh = span.clone() if dtype is None or dtype == t.dtype else span.to(dtype)
+    return torch.as_strided(fresh, t.shape, t.stride(), t.storage_offset())
+
+
+def _map_args(args: Sequence[BuiltArg],
+              fn: Callable[[torch.Tensor], torch.Tensor]) -> tuple[BuiltArg, ...]:
+    def one(v: Any) -> Any:
+        if isinstance(v, torch.Tensor):
+            return fn(v)
+        if isinstance(v, list) and v and all(isinstance(x, torch.Tensor) for x in v):
+            return [fn(x) for x in v]
+        return copy.deepcopy(v)
+    return tuple(BuiltArg(a.name, one(a.value), a.keyword) for a in args)
+
+
+def clone_args(args: Sequence[BuiltArg]) -> tuple[BuiltArg, ...]:
+    """Layout-preserving copies of every tensor; other values deep-copied."""
+    return _map_args(args, clone_tensor)
+
+
+def _wide(dtype: torch.dtype) -> torch.dtype | None:
+    if dtype.is_complex:
+        return torch.complex128
+    return torch.float64 if dtype.is_floating_point else None
+
+
+def upcast_args(args: Sequence[BuiltArg]) -> tuple[BuiltArg, ...]:
+    """Like clone_args, with floating tensors in float64 and complex ones in complex128."""
+    return _map_args(args, lambda t: clone_tensor(t, _wide(t.dtype)))
+
+
+def call(fn: Callable[..., Any], args: Sequence[BuiltArg]) -> Any:
+    """Call `fn` with the positional arguments in order and the keyword ones by name."""
+    return fn(*[a.value for a in args if not a.keyword],
+              **{a.name: a.value for a in args if a.keyword})

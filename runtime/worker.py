@@ -1,0 +1,505 @@
+"""Worker protocol loop: read one job, evaluate the candidate case by case, report JSON lines.
+
+`python -m runtime.worker` speaks docs/protocol.md: hello, one job line in, then loaded or fatal,
+one case line per case, done. The protocol channel is a private duplicate of the original
+stdout; fd 1 and sys.stdout are pointed at stderr, so nothing the candidate, the reference or a
+library prints can corrupt it. Exceptions become protocol records here and only here.
+
+Per case: build the inputs (kept pristine), run the candidate first on its own layout-preserving
+copies, then the reference on float64 copies (unless the entry's reference precision is native),
+then the baseline (the reference on native copies), then compare.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+import time
+import traceback
+from dataclasses import dataclass, fields, replace
+from types import ModuleType
+from typing import Any, BinaryIO, ClassVar
+
+import numpy
+import torch
+import triton
+
+from runtime.compare import Result, aliases, compare, find_mutation, merge
+from runtime.inputs import ArgSpec, BuiltArg, build_args, call, clone_args, parse_arg, upcast_args
+from runtime.timing import flush_buffer, time_case
+
+__all__ = ["PROTOCOL", "EntrySpec", "CaseSpec", "Job", "CaseReport", "parse_job", "main"]
+
+PROTOCOL = 1  # the version of docs/protocol.md spoken here
+_JOB_CAP_BYTES = 64 << 20  # a job line: 4096 cases of a few descriptors each stay far below
+_MESSAGE_CAP_BYTES = 1024  # message and trace caps keep each line far below kgb's 1 MiB
+_TRACE_CAP_BYTES = 2048
+_TRACE_FRAMES = 6  # the frames nearest the raise say where a kernel or launch failed
+_JSON_INF = 1e308  # JSON has no Infinity; stands for an unbounded tol_use or error
+# Text of errors after which a CUDA context is unusable (sticky errors); other exceptions on the
+# cuda platform are followed by a probe of the context.
+_CUDA_LOST_MARKERS = ("CUDA error", "Triton Error [CUDA]", "illegal memory access",
+                      "device-side assert", "misaligned address", "unspecified launch failure")
+# Harness frames are left out of traces: they are the same in every one.
+_RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
+EXIT_JOB = 3  # STYLE §3: bad input data (the job line)
+EXIT_FATAL = 1  # ran, and the answer is no (candidate failed to load)
+
+
+@dataclass(frozen=True)
+class EntrySpec:
+    name: str
+    mutates: tuple[str, ...] = ()
+    returns: str = "value"  # value, none or an argument name
+    reference_precision: str = "float64"  # float64 or native
+
+
+@dataclass(frozen=True)
+class CaseSpec:
+    id: int
+    entry: str
+    seed: int
+    timed: bool
+    atol: float
+    rtol: float
+    args: tuple[ArgSpec, ...]
+
+
+@dataclass(frozen=True)
+class Job:
+    platform: str  # interpreter or cuda
+    op: str
+    task_dir: str
+    entries: tuple[EntrySpec, ...]
+    candidate: str
+    warmup: int | None  # None: the platform does not time
+    rounds: int | None
+    cases: tuple[CaseSpec, ...]
+
+    def entry(self, name: str) -> EntrySpec:
+        return next(e for e in self.entries if e.name == name)
+
+
+@dataclass(frozen=True)
+class Hello:
+    TYPE: ClassVar[str] = "hello"
+    protocol: int
+    python: str
+    torch: str
+    triton: str
+    numpy: str
+
+
+@dataclass(frozen=True)
+class Loaded:
+    TYPE: ClassVar[str] = "loaded"
+    import_ms: float
+
+
+@dataclass(frozen=True)
+class CaseReport:
+    """One `case` line; None fields are left out of the line."""
+
+    TYPE: ClassVar[str] = "case"
+    id: int
+    verdict: str
+    max_abs_err: float | None = None
+    tol_use: float | None = None
+    base_tol_use: float | None = None
+    bad: int | None = None
+    first_bad: int | None = None
+    message: str | None = None
+    trace: str | None = None
+    ms: float | None = None
+    time_base_ms: float | None = None
+    time_cand_ms: float | None = None
+    time_base_iqr_ms: float | None = None
+    time_cand_iqr_ms: float | None = None
+    speedup: float | None = None
+    timed_output_ok: bool | None = None
+
+
+@dataclass(frozen=True)
+class FatalReport:
+    TYPE: ClassVar[str] = "fatal"
+    stage: str  # job, load or entry
+    verdict: str  # protocol, syntax_error, import_error or missing_entry
+    message: str
+    trace: str | None = None
+
+
+@dataclass(frozen=True)
+class Done:
+    TYPE: ClassVar[str] = "done"
+    cases: int
+    wall_ms: float
+
+
+Message = Hello | Loaded | CaseReport | FatalReport | Done
+
+
+class Fatal(Exception):
+    """Raised while loading; carries the fatal record to send."""
+
+    def __init__(self, report: FatalReport) -> None:
+        super().__init__(report.message)
+        self.report = report
+
+
+def _json_value(v: Any) -> Any:
+    if isinstance(v, float) and v != v:
+        return None
+    if isinstance(v, float) and abs(v) == float("inf"):
+        return _JSON_INF if v > 0 else -_JSON_INF
+    return v
+
+
+class Channel:
+    """Writes protocol records, one JSON object per line, to a file descriptor."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def send(self, msg: Message) -> None:
+        body = {"type": msg.TYPE}
+        body.update({f.name: _json_value(getattr(msg, f.name)) for f in fields(msg)
+                     if getattr(msg, f.name) is not None})
+        data = (json.dumps(body, allow_nan=False) + "\n").encode()
+        while data:
+            data = data[os.write(self.fd, data):]
+
+
+def _cap(text: str, limit: int = _MESSAGE_CAP_BYTES, tail: bool = False) -> str:
+    """At most `limit` UTF-8 bytes: the head, or with `tail` the end, marked by '...'."""
+    raw = text.encode("utf-8", "replace")
+    if len(raw) <= limit:
+        return text
+    if tail:
+        return "..." + raw[-(limit - 3):].decode("utf-8", "ignore")
+    return raw[:limit - 3].decode("utf-8", "ignore") + "..."
+
+
+def _describe(e: BaseException) -> str:
+    return _cap(f"{type(e).__name__}: {e}")
+
+
+def _trace(e: BaseException, frames: int | None = _TRACE_FRAMES) -> str:
+    """The last `frames` frames (all with None) outside the harness, then the exception."""
+    tb = traceback.extract_tb(e.__traceback__)
+    own = [f for f in tb if not (f.filename.startswith(_RUNTIME_DIR + os.sep)
+                                 or f.filename.startswith("<frozen importlib"))]
+    tb = own or tb[-1:]
+    text = "".join(traceback.format_list(tb[-frames:] if frames else tb))
+    return _cap(text + "".join(traceback.format_exception_only(type(e), e)),
+                _TRACE_CAP_BYTES, tail=True)
+
+
+_REQUIRED = object()
+
+
+def _field(obj: dict[str, Any], key: str, types: type | tuple[type, ...], path: str,
+           default: Any = _REQUIRED) -> Any:
+    if key not in obj:
+        if default is _REQUIRED:
+            raise ValueError(f"{path}.{key}: missing")
+        return default
+    v = obj[key]
+    allowed = types if isinstance(types, tuple) else (types,)
+    if not isinstance(v, allowed) or (isinstance(v, bool) and bool not in allowed):
+        names = " or ".join(t.__name__ for t in allowed)
+        raise ValueError(f"{path}.{key}: expected {names}, got {_cap(repr(v), 80)}")
+    return v
+
+
+def _parse_case(c: Any, path: str, entries: tuple[EntrySpec, ...]) -> CaseSpec:
+    if not isinstance(c, dict):
+        raise ValueError(f"{path}: expected an object")
+    entry = _field(c, "entry", str, path)
+    if entry not in {e.name for e in entries}:
+        raise ValueError(f"{path}.entry: '{entry}' is not an entry of the task")
+    args = []
+    for j, a in enumerate(_field(c, "args", list, path)):
+        try:
+            args.append(parse_arg(a))
+        except ValueError as e:
+            raise ValueError(f"{path}.args[{j}]: {e}") from None
+    return CaseSpec(_field(c, "id", int, path), entry, _field(c, "seed", int, path),
+                    _field(c, "timed", bool, path, False),
+                    float(_field(c, "atol", (int, float), path)),
+                    float(_field(c, "rtol", (int, float), path)), tuple(args))
+
+
+def parse_job(line: bytes) -> Job:
+    """Validate and parse the job line; ValueError names the offending field."""
+    try:
+        obj = json.loads(line)
+    except ValueError as e:
+        raise ValueError(f"job: not JSON: {e}") from None
+    if not isinstance(obj, dict) or obj.get("type") != "job":
+        raise ValueError("job: expected an object of type 'job'")
+    if _field(obj, "protocol", int, "job") != PROTOCOL:
+        raise ValueError(f"job.protocol: worker speaks {PROTOCOL}, got {obj['protocol']}")
+    platform = _field(obj, "platform", str, "job")
+    if platform not in ("interpreter", "cuda"):
+        raise ValueError(f"job.platform: unknown platform '{_cap(platform, 80)}'")
+    task = _field(obj, "task", dict, "job")
+    entries = []
+    for i, e in enumerate(_field(task, "entries", list, "job.task")):
+        path = f"job.task.entries[{i}]"
+        if not isinstance(e, dict):
+            raise ValueError(f"{path}: expected an object")
+        mutates = _field(e, "mutates", list, path, [])
+        if not all(isinstance(m, str) for m in mutates):
+            raise ValueError(f"{path}.mutates: expected a list of argument names")
+        precision = _field(e, "reference_precision", str, path, "float64")
+        if precision not in ("float64", "native"):
+            raise ValueError(f"{path}.reference_precision: unknown '{_cap(precision, 80)}'")
+        entries.append(EntrySpec(_field(e, "name", str, path), tuple(mutates),
+                                 _field(e, "returns", str, path, "value"), precision))
+    timing = _field(obj, "timing", dict, "job", None)
+    warmup = rounds = None
+    if timing is not None:
+        warmup = _field(timing, "warmup", int, "job.timing")
+        rounds = _field(timing, "rounds", int, "job.timing")
+        if warmup < 0 or rounds < 1:
+            raise ValueError("job.timing: expected warmup >= 0 and rounds >= 1")
+    cases = tuple(_parse_case(c, f"job.cases[{i}]", tuple(entries))
+                  for i, c in enumerate(_field(obj, "cases", list, "job")))
+    return Job(platform, _field(task, "op", str, "job.task", ""),
+               _field(task, "dir", str, "job.task"), tuple(entries),
+               _field(obj, "candidate", str, "job"), warmup, rounds, cases)
+
+
+def load_module(path: str, role: str) -> ModuleType:
+    """Import a file under a name of its own (`_kgb_<role>_<pid>`), registered in sys.modules."""
+    name = f"_kgb_{role}_{os.getpid()}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load '{path}'")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(name, None)
+        raise
+    return module
+
+
+def _load_candidate(job: Job) -> tuple[ModuleType, float]:
+    """Import the candidate and find every entry; raise Fatal otherwise. Returns (module, ms)."""
+    t0 = time.perf_counter()
+    try:
+        module = load_module(job.candidate, "candidate")
+    except SyntaxError as e:
+        where = f"{os.path.basename(e.filename or job.candidate)}:{e.lineno}"
+        raise Fatal(FatalReport("load", "syntax_error", _cap(f"{where}: {e.msg}"),
+                                _trace(e, frames=1))) from None
+    except BaseException as e:
+        raise Fatal(FatalReport("load", "import_error", _describe(e),
+                                _trace(e, frames=None))) from None
+    import_ms = (time.perf_counter() - t0) * 1e3
+    for entry in job.entries:
+        try:
+            fn = getattr(module, entry.name, None)
+        except BaseException:
+            fn = None
+        if not callable(fn):
+            what = "is not callable" if fn is not None else "is not defined"
+            raise Fatal(FatalReport("entry", "missing_entry",
+                                    f"entry '{entry.name}' {what} in the candidate"))
+    return module, import_ms
+
+
+class Evaluator:
+    """Runs the cases of one job against a loaded candidate and the task's reference."""
+
+    def __init__(self, job: Job, candidate: ModuleType, reference: ModuleType | None,
+                 reference_error: str | None) -> None:
+        self.job = job
+        self.candidate = candidate
+        self.reference = reference
+        self.reference_error = reference_error
+        self.device = "cuda:0" if job.platform == "cuda" else "cpu"
+        self._flush: torch.Tensor | None = None  # L2 flush buffer, allocated at the first timing
+
+    def _sync(self) -> None:
+        if self.job.platform == "cuda":
+            torch.cuda.synchronize()
+
+    def _context_lost(self, e: BaseException) -> bool:
+        if self.job.platform != "cuda":
+            return False
+        if any(m in f"{type(e).__name__}: {e}" for m in _CUDA_LOST_MARKERS):
+            return True
+        try:
+            torch.cuda.synchronize()
+            torch.ones(1, device=self.device).add_(1).cpu()
+            return False
+        except BaseException:
+            return True
+
+    def _failed(self, case: CaseSpec, verdict: str, e: BaseException,
+                prefix: str = "") -> tuple[CaseReport, bool]:
+        lost = self._context_lost(e)
+        return CaseReport(case.id, "error" if lost else verdict,
+                          message=_cap(prefix + _describe(e)), trace=_trace(e)), lost
+
+    def _check(self, entry: EntrySpec, case: CaseSpec, out: Any, args: tuple[BuiltArg, ...],
+               ref: tuple[Any, tuple[BuiltArg, ...]],
+               base: tuple[Any, tuple[BuiltArg, ...]]) -> Result:
+        """The output and every mutated argument, against the reference and the baseline."""
+        results = [compare(out, ref[0], base[0], case.atol, case.rtol)]
+        for i, a in enumerate(args):
+            if a.name in entry.mutates:
+                results.append(compare(a.value, ref[1][i].value, base[1][i].value, case.atol,
+                                       case.rtol, f"argument '{a.name}'"))
+        return merge(results)
+
+    def run(self, case: CaseSpec) -> tuple[CaseReport, bool]:
+        """Evaluate one case; returns its report and whether the CUDA context was lost."""
+        t0 = time.perf_counter()
+        report, lost = self._evaluate(case)
+        return replace(report, ms=(time.perf_counter() - t0) * 1e3), lost
+
+    def _evaluate(self, case: CaseSpec) -> tuple[CaseReport, bool]:
+        entry = self.job.entry(case.entry)
+        ref_fn = getattr(self.reference, entry.name, None)
+        if not callable(ref_fn):
+            return CaseReport(case.id, "ref_error", message=self.reference_error or
+                              f"reference.py defines no callable '{entry.name}'"), False
+        cand_fn = getattr(self.candidate, entry.name)
+        try:
+            inputs = build_args(case.args, case.seed, self.device)
+        except Exception as e:
+            return self._failed(case, "ref_error", e, "building inputs: ")
+        cand_in = clone_args(inputs)
+        try:
+            cand_out = call(cand_fn, cand_in)
+            self._sync()
+        except BaseException as e:
+            return self._failed(case, "error", e)
+        try:
+            native = entry.reference_precision == "native"
+            if not native:
+                ref_in = upcast_args(inputs)
+                ref_out = call(ref_fn, ref_in)
+            base_in = clone_args(inputs)
+            base_out = call(ref_fn, base_in)
+            self._sync()
+            if native:
+                ref_in, ref_out = base_in, base_out
+        except BaseException as e:
+            return self._failed(case, "ref_error", e)
+        ref, base = (ref_out, ref_in), (base_out, base_in)
+        base_res = self._check(entry, case, base_out, base_in, ref, base)
+        if base_res.verdict == "bad_output":
+            return CaseReport(case.id, "ref_error", message=_cap(
+                f"reference and baseline disagree: {base_res.message}")), False
+        try:
+            res = self._check(entry, case, cand_out, cand_in, ref, base)
+            mutated = find_mutation(cand_in, inputs, entry.mutates)
+        except Exception as e:
+            return self._failed(case, "bad_output", e, "cannot compare: ")
+        if res.verdict == "bad_output":
+            return CaseReport(case.id, "bad_output", message=_cap(res.message)), False
+        if mutated:
+            return CaseReport(case.id, "mutated_input", message=_cap(mutated)), False
+        target = next((a for a in cand_in if a.name == entry.returns), None)
+        if target is not None and not aliases(cand_out, target.value):
+            return CaseReport(case.id, "bad_output", message=f"output: must be argument "
+                              f"'{entry.returns}' itself (the op works in place)"), False
+        report = CaseReport(case.id, res.verdict, res.max_abs_err, res.tol_use,
+                            base_res.tol_use, message=_cap(res.message) or None)
+        if res.verdict == "mismatch":
+            return replace(report, bad=res.bad, first_bad=res.first_bad), False
+        if self.job.platform == "cuda" and case.timed and self.job.rounds:
+            del cand_in, cand_out
+            return self._time(entry, case, cand_fn, ref_fn, ref, base, report)
+        return report, False
+
+    def _time(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any, ref_fn: Any,
+              ref: tuple[Any, tuple[BuiltArg, ...]], base: tuple[Any, tuple[BuiltArg, ...]],
+              report: CaseReport) -> tuple[CaseReport, bool]:
+        try:
+            if self._flush is None:
+                self._flush = flush_buffer(self.device)
+            timing, last = time_case(cand_fn, ref_fn, build_args(case.args, case.seed, self.device),
+                                     self.job.warmup or 0, self.job.rounds or 1, self._flush)
+            ok = self._check(entry, case, last.output, last.args, ref, base).verdict == "pass"
+        except BaseException as e:
+            return self._failed(case, "error", e, "during timing: ")
+        return replace(report, time_base_ms=timing.base_ms, time_cand_ms=timing.cand_ms,
+                       time_base_iqr_ms=timing.base_iqr_ms, time_cand_iqr_ms=timing.cand_iqr_ms,
+                       speedup=timing.speedup, timed_output_ok=ok), False
+
+
+def _take_stdout() -> int:
+    """Move the protocol channel off fd 1: return a private duplicate, send fd 1 to stderr."""
+    sys.stdout.flush()
+    fd = os.dup(1)  # not inherited by children the candidate might start
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return fd
+
+
+def _read_job(stream: BinaryIO) -> Job:
+    line = stream.readline(_JOB_CAP_BYTES + 1)
+    if not line.strip():
+        raise ValueError("job: no job line on stdin")
+    if len(line) > _JOB_CAP_BYTES:
+        raise ValueError(f"job: line longer than {_JOB_CAP_BYTES} bytes")
+    return parse_job(line)
+
+
+def main() -> int:
+    """Run one job; the exit status is 0 after done, 3 for a bad job, 1 after another fatal."""
+    t0 = time.perf_counter()
+    chan = Channel(_take_stdout())
+    chan.send(Hello(PROTOCOL, ".".join(map(str, sys.version_info[:3])), torch.__version__,
+                    triton.__version__, numpy.__version__))
+    try:
+        job = _read_job(sys.stdin.buffer)
+    except ValueError as e:
+        chan.send(FatalReport("job", "protocol", _cap(str(e))))
+        return EXIT_JOB
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    if job.platform == "interpreter":
+        os.environ.setdefault("TRITON_INTERPRET", "1")
+    else:
+        torch.cuda.set_device(0)
+    try:
+        candidate, import_ms = _load_candidate(job)
+    except Fatal as f:
+        chan.send(f.report)
+        return EXIT_FATAL
+    reference, reference_error = None, None
+    try:
+        reference = load_module(os.path.join(job.task_dir, "reference.py"), "reference")
+    except BaseException as e:
+        reference_error = _cap(f"reference.py: {_describe(e)}")
+    chan.send(Loaded(import_ms))
+    evaluator = Evaluator(job, candidate, reference, reference_error)
+    lost_after: int | None = None
+    for case in job.cases:
+        if lost_after is not None:
+            chan.send(CaseReport(case.id, "error",
+                                 message=f"cuda context lost after case {lost_after}"))
+            continue
+        try:
+            report, lost = evaluator.run(case)
+        except BaseException as e:  # a harness bug; the run goes on
+            report, lost = CaseReport(case.id, "error", message=_cap("worker: " + _describe(e)),
+                                      trace=_trace(e)), False
+        chan.send(report)
+        if lost:
+            lost_after = case.id
+    chan.send(Done(len(job.cases), (time.perf_counter() - t0) * 1e3))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,341 @@
+#include "cases.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr.h"
+#include "util/hash.h"
+#include "util/xalloc.h"
+
+static const char *const layouts[] = {"contiguous", "transposed", "strided", "offset",
+				      "expanded", NULL};
+static const char *const dists[] = {"normal", "uniform", "randint", "bool", "ones",
+				    "zeros",  "arange",	 "special", NULL};
+
+static bool in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
+static bool dtype_is_int(const char *d)
+{
+	return !strncmp(d, "int", 3) || !strcmp(d, "uint8");
+}
+
+/* Fills defaults and validates one resolved tensor descriptor (owned by the caller). */
+static int finish_tensor(json_t *t, struct strbuf *err)
+{
+	json_t *shape = json_object_get(t, "shape"), *x;
+	const char *dtype;
+	long long numel = 1;
+	size_t i;
+
+	if (!json_is_array(shape)) {
+		strbuf_addstr(err, "shape: expected a list of integers after substitution");
+		return -EINVAL;
+	}
+	json_array_foreach(shape, i, x) {
+		if (!json_is_integer(x) || json_integer_value(x) < 0) {
+			strbuf_addf(err, "shape[%zu]: expected a non-negative integer", i);
+			return -EINVAL;
+		}
+		numel *= json_integer_value(x);
+		if (numel > CASES_MAX_NUMEL) {
+			strbuf_addf(err, "shape: more than %lld elements", CASES_MAX_NUMEL);
+			return -E2BIG;
+		}
+	}
+	x = json_object_get(t, "dtype");
+	if (!json_is_string(x) || !catalog_is_dtype(json_string_value(x))) {
+		strbuf_addstr(err, "dtype: expected a dtype name after substitution");
+		return -EINVAL;
+	}
+	dtype = json_string_value(x);
+	x = json_object_get(t, "layout");
+	if (!x)
+		json_object_set_new(t, "layout", json_string("contiguous"));
+	else if (!json_is_string(x) || !in_list(layouts, json_string_value(x))) {
+		strbuf_addstr(err, "layout: expected a layout name after substitution");
+		return -EINVAL;
+	}
+	x = json_object_get(t, "dist");
+	if (!x)
+		json_object_set_new(t, "dist", json_string(!strcmp(dtype, "bool") ? "bool"
+							   : dtype_is_int(dtype)     ? "randint"
+										     : "normal"));
+	else if (!json_is_string(x) || !in_list(dists, json_string_value(x))) {
+		strbuf_addstr(err, "dist: expected a distribution name after substitution");
+		return -EINVAL;
+	}
+	for (const char *const *f = (const char *const[]){"scale", "low", "high", "p", NULL}; *f;
+	     f++) {
+		x = json_object_get(t, *f);
+		if (x && !json_is_number(x)) {
+			strbuf_addf(err, "%s: expected a number after substitution", *f);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The dtype of the first tensor argument, or NULL. */
+static const char *first_tensor_dtype(json_t *args)
+{
+	size_t i;
+	json_t *a, *t;
+
+	json_array_foreach(args, i, a) {
+		t = json_object_get(a, "tensor");
+		if (t)
+			return json_string_value(json_object_get(t, "dtype"));
+		t = json_object_get(a, "tensors");
+		if (json_is_array(t) && json_array_size(t))
+			return json_string_value(json_object_get(json_array_get(t, 0), "dtype"));
+	}
+	return NULL;
+}
+
+static int resolve_args(json_t *tmpl, json_t *axes, json_t **ret, struct strbuf *err)
+{
+	json_t *args, *a;
+	size_t i;
+
+	if (expr_subst(tmpl, axes, &args, err) < 0)
+		return -EINVAL;
+	json_array_foreach(args, i, a) {
+		json_t *t = json_object_get(a, "tensor"), *ts = json_object_get(a, "tensors");
+		int r = 0;
+
+		if (t)
+			r = finish_tensor(t, err);
+		else if (ts) {
+			size_t k;
+			json_t *e;
+
+			if (!json_is_array(ts)) {
+				strbuf_addstr(err, "tensors: expected a list after substitution");
+				r = -EINVAL;
+			} else
+				json_array_foreach(ts, k, e) {
+					if (!json_is_object(e)) {
+						strbuf_addstr(err, "tensors: expected descriptor objects");
+						r = -EINVAL;
+					} else
+						r = finish_tensor(e, err);
+					if (r < 0)
+						break;
+				}
+		} else if (json_object_get(a, "dtype")) {
+			json_t *d = json_object_get(a, "dtype");
+			if (!json_is_string(d) || !catalog_is_dtype(json_string_value(d))) {
+				strbuf_addstr(err, "dtype: expected a dtype name after substitution");
+				r = -EINVAL;
+			}
+		}
+		if (r < 0) {
+			strbuf_addf(err, " (argument '%s')",
+				    json_string_value(json_object_get(a, "name")));
+			json_decref(args);
+			return r;
+		}
+	}
+	*ret = args;
+	return 0;
+}
+
+static int optional_number(json_t *expr, json_t *axes, double dflt, double *ret,
+			   const char *what, struct strbuf *err)
+{
+	if (!expr) {
+		*ret = dflt;
+		return 0;
+	}
+	if (expr_eval_number(expr, axes, ret, err) < 0) {
+		strbuf_addf(err, " (%s)", what);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int build_case(const struct task *t, size_t ei, json_t *axes, bool timed,
+		      unsigned long long seed, struct case_desc *c, struct strbuf *err)
+{
+	const struct task_entry *e = &t->entries[ei];
+	const char *dt;
+	int r;
+
+	memset(c, 0, sizeof(*c));
+	c->entry_idx = ei;
+	c->entry = e->name;
+	c->timed = timed;
+	c->seed = seed;
+	c->axes = json_incref(axes);
+	r = resolve_args(e->args, axes, &c->args, err);
+	if (r < 0)
+		return r;
+	if (e->out_dtype) {
+		json_t *v;
+
+		if (json_string_value(e->out_dtype)[0] == '$') {
+			if (expr_eval(json_string_value(e->out_dtype), axes, &v, err) < 0)
+				return -EINVAL;
+		} else {
+			v = json_incref(e->out_dtype);
+		}
+		dt = json_is_string(v) && catalog_is_dtype(json_string_value(v)) ? json_string_value(v)
+										 : NULL;
+		snprintf(c->out_dtype, sizeof(c->out_dtype), "%s", dt ? dt : "");
+		json_decref(v);
+		if (!dt) {
+			strbuf_addstr(err, "out_dtype: expected a dtype name after substitution");
+			return -EINVAL;
+		}
+	} else {
+		dt = first_tensor_dtype(c->args);
+		snprintf(c->out_dtype, sizeof(c->out_dtype), "%s", dt ? dt : "float32");
+	}
+	if (optional_number(e->reduce, axes, 1, &c->reduce, "reduce", err) < 0 ||
+	    optional_number(e->scale, axes, 1, &c->scale, "scale", err) < 0 ||
+	    optional_number(e->bytes, axes, -1, &c->bytes, "bytes", err) < 0 ||
+	    optional_number(e->flops, axes, -1, &c->flops, "flops", err) < 0)
+		return -EINVAL;
+	if (tolerance_compute(c->out_dtype, c->reduce, c->scale, e->atol_mult, e->rtol_mult,
+			      &c->tol) < 0) {
+		strbuf_addf(err, "tolerance: bad inputs (dtype %s, scale %g)", c->out_dtype, c->scale);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Expands one entry's axes (all or perf) into cases appended to `l`. */
+static int expand_entry(const struct task *t, size_t ei, json_t *all_axes, bool timed,
+			unsigned long long run_seed, struct case_list *l, struct strbuf *err)
+{
+	const struct task_entry *e = &t->entries[ei];
+	json_t *refs = json_object(), *used = json_object(), *x;
+	json_t *exprs[] = {e->reduce, e->scale, e->bytes, e->flops, e->out_dtype};
+	const char **names = NULL;
+	size_t *idx = NULL, *len = NULL, nr = 0, total = 1, alloc = 0;
+	const char *key;
+	int r = 0;
+
+	expr_collect_refs_tree(e->args, refs);
+	for (size_t i = 0; i < ARRAY_SIZE(exprs); i++)
+		if (exprs[i] && json_is_string(exprs[i]))
+			expr_collect_refs(json_string_value(exprs[i]), refs);
+	/* Axes in spec order; only those the entry references multiply its cases. */
+	json_object_foreach(all_axes, key, x) {
+		if (!json_object_get(refs, key))
+			continue;
+		XGROW(names, nr + 1, alloc);
+		names[nr++] = key;
+	}
+	idx = xcalloc(nr + 1, sizeof(*idx));
+	len = xcalloc(nr + 1, sizeof(*len));
+	for (size_t i = 0; i < nr; i++) {
+		len[i] = json_array_size(json_object_get(all_axes, names[i]));
+		total *= len[i];
+		if (total > CASES_MAX_PER_ENTRY) {
+			strbuf_addf(err, "entries[%zu]%s: more than %d cases; cut the grid", ei,
+				    timed ? ".perf" : "", CASES_MAX_PER_ENTRY);
+			r = -E2BIG;
+			goto out;
+		}
+	}
+	for (size_t n = 0; n < total; n++) {
+		struct case_desc c;
+		unsigned long long seed;
+		size_t rem = n;
+
+		for (size_t i = nr; i-- > 0;) {
+			idx[i] = rem % len[i];
+			rem /= len[i];
+		}
+		json_object_clear(used);
+		for (size_t i = 0; i < nr; i++)
+			json_object_set(used, names[i],
+					json_array_get(json_object_get(all_axes, names[i]), idx[i]));
+		seed = hash_mix64(run_seed ^ hash_mix64((unsigned long long)t->seed) ^
+				  hash_fnv1a(t->op) ^ hash_mix64(hash_fnv1a(e->name) + n) ^
+				  (timed ? 0x5bd1e995ULL : 0));
+		r = build_case(t, ei, used, timed, seed, &c, err);
+		if (r < 0) {
+			struct strbuf ctx = STRBUF_INIT;
+
+			strbuf_addf(&ctx, "entries[%zu]%s case %zu: ", ei, timed ? ".perf" : "", n);
+			strbuf_add(&ctx, err->buf, err->len);
+			strbuf_reset(err);
+			strbuf_add(err, ctx.buf, ctx.len);
+			strbuf_release(&ctx);
+			json_decref(c.axes);
+			json_decref(c.args);
+			goto out;
+		}
+		/* `used` is reused: give the case its own copy. */
+		json_decref(c.axes);
+		c.axes = json_deep_copy(used);
+		XGROW(l->v, l->nr + 1, l->alloc);
+		l->v[l->nr++] = c;
+	}
+out:
+	free(names);
+	free(idx);
+	free(len);
+	json_decref(refs);
+	json_decref(used);
+	return r;
+}
+
+int cases_generate(const struct task *t, bool with_perf, unsigned long long run_seed,
+		   struct case_list *ret, struct strbuf *err)
+{
+	struct case_list l = {0};
+	int r = 0;
+
+	for (size_t ei = 0; ei < t->nr_entries && r == 0; ei++) {
+		r = expand_entry(t, ei, t->entries[ei].axes, false, run_seed, &l, err);
+		if (r == 0 && with_perf && t->entries[ei].perf_axes)
+			r = expand_entry(t, ei, t->entries[ei].perf_axes, true, run_seed, &l, err);
+	}
+	if (r < 0) {
+		case_list_release(&l);
+		return r;
+	}
+	*ret = l;
+	return 0;
+}
+
+void case_list_release(struct case_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		json_decref(l->v[i].axes);
+		json_decref(l->v[i].args);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+char *cases_axes_summary(json_t *axes)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(axes, key, v) {
+		char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+
+		if (sb.len)
+			strbuf_addch(&sb, ' ');
+		strbuf_addf(&sb, "%s=", key);
+		if (json_is_string(v))
+			strbuf_addstr(&sb, json_string_value(v));
+		else
+			strbuf_addstr(&sb, s ? s : "?");
+		free(s);
+	}
+	return strbuf_detach(&sb, NULL);
+}

@@ -1,0 +1,71 @@
+/*
+ * catalog.h - the task catalog: reads and validates tasks/<source>/<op>/task.json.
+ *
+ * catalog_load() walks a tasks directory, parses every task.json with jansson and validates it
+ * against docs/task-format.md. Tasks that validate are kept; every problem found is appended to
+ * `errs` as one line "file: json.path: what was expected" (so `kgb lint` reports them all), and
+ * the call returns -EINVAL if there was at least one. Case generation (cases.h) validates the
+ * resolved values of every case on top of this.
+ *
+ * Ownership: a struct catalog owns its tasks, which own their spec JSON; entry fields that are
+ * json_t * are borrowed from the spec unless marked "owned". Free with catalog_free().
+ */
+#ifndef KGB_CATALOG_H
+#define KGB_CATALOG_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "util/compiler.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
+
+/* Caps on what a task file can make kgb hold. */
+#define CATALOG_MAX_SPEC_BYTES (4u << 20)
+#define CATALOG_MAX_ENTRIES 64
+#define CATALOG_MAX_ARGS 64
+
+struct task_entry {
+	char *name;	    /* identifier, owned */
+	const char *signature; /* borrowed from spec */
+	json_t *args;	    /* array, borrowed */
+	json_t *axes;	    /* merged shared+entry axes, owned */
+	json_t *perf_axes;  /* merged axes with perf laid over, owned; NULL without perf */
+	json_t *mutates;    /* array of arg names, borrowed (or owned empty array) */
+	const char *returns; /* "value", "none" or an arg name; borrowed */
+	const char *reference_precision; /* "float64" or "native"; borrowed */
+	json_t *reduce, *scale, *bytes, *flops, *out_dtype; /* expressions or NULL, borrowed */
+	double atol_mult, rtol_mult;
+};
+
+struct task {
+	char *op, *source, *kind; /* owned */
+	char *dir;		  /* absolute path of the task directory, owned */
+	json_t *spec;		  /* parsed task.json, owned */
+	json_t *platforms;	  /* array of platform names or NULL (all), borrowed */
+	struct task_entry *entries;
+	size_t nr_entries;
+	long long seed;
+	char version[HASH_HEX_LEN + 1]; /* sha256 of task.json, reference.py and prompt.md */
+};
+
+struct catalog {
+	struct task *tasks; /* sorted by source, then op */
+	size_t nr_tasks;
+};
+
+/* Sources in catalog order. */
+extern const char *const catalog_sources[];
+
+int catalog_load(const char *tasks_dir, struct catalog **ret, struct strbuf *errs) KGB_WUR;
+void catalog_free(struct catalog *cat);
+/* Finds a task by op name, or "source/op"; NULL when absent. Borrowed. */
+const struct task *catalog_find(const struct catalog *cat, const char *name);
+/* Whether the task may run on `platform` (its `platforms` list, or all). */
+bool task_supports_platform(const struct task *t, const char *platform);
+/* Path of a file in the task directory; owned by the caller. */
+char *task_path(const struct task *t, const char *file);
+/* Whether `name` is a dtype the runtime knows. */
+bool catalog_is_dtype(const char *name);
+
+#endif

@@ -1,0 +1,671 @@
+/*
+ * cmd_eval.c - `kgb eval`: evaluate candidates (default: the shipped solutions) on a platform.
+ *
+ * catalog → candidates → content address (reuse stored results) → cases → jobs on worker slots
+ * → each result committed to the store as it ends → the run's table, read back from the store.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cases.h"
+#include "catalog.h"
+#include "kgb.h"
+#include "platform.h"
+#include "proto.h"
+#include "report.h"
+#include "sched.h"
+#include "stats.h"
+#include "store.h"
+#include "util/fs.h"
+#include "util/hash.h"
+#include "util/parse.h"
+#include "util/xalloc.h"
+
+/* A candidate file larger than this is refused before it reaches a worker. */
+#define EVAL_MAX_CANDIDATE_BYTES (1u << 20)
+
+extern char **environ;
+
+struct eval_opts {
+	const char *solutions;
+	const char **tasks;
+	size_t nr_tasks;
+	const char *source;
+	const char *platform;
+	const char *store_path;
+	const char *python;
+	unsigned slots;
+	double timeout_s;
+	unsigned long long seed;
+	bool json, force, exit_status;
+};
+
+struct candidate {
+	const struct task *task;
+	char *path;   /* absolute */
+	char *sample;
+	char hash[HASH_HEX_LEN + 1];
+	char key[HASH_HEX_LEN + 1];
+	struct case_list cases;
+	char *job_line;
+};
+
+struct eval_ctx {
+	struct store *store;
+	long long run_id;
+	const char *platform;
+	const char *harness;
+	int verbose;
+	size_t done, total;
+};
+
+static void usage(void)
+{
+	printf("usage: kgb eval [options]\n"
+	       "\n"
+	       "Evaluates candidates on this machine's platform and prints one row per candidate.\n"
+	       "Without --solutions, evaluates the shipped solution of every task.\n"
+	       "\n"
+	       "  --solutions DIR   candidates: DIR/<task>.py or DIR/<task>/<sample>.py\n"
+	       "  --task T          only task T (op or source/op; repeatable)\n"
+	       "  --source S        only tasks of source S\n"
+	       "  --platform P      cuda or interpreter (default: detected)\n"
+	       "  -j, --jobs N      worker slots (default: one per GPU, or one per CPU core)\n"
+	       "  --timeout SEC     wall-clock limit per candidate (default 300)\n"
+	       "  --store PATH      results store (default $KGB_STORE or ./kgb-results.db)\n"
+	       "  --seed N          case seed (default 0)\n"
+	       "  --python PATH     Python for workers (default $KGB_PYTHON or <root>/.venv)\n"
+	       "  --force           re-evaluate even when a stored result exists\n"
+	       "  --exit-status     exit 1 when any candidate does not pass\n"
+	       "  --json            JSON lines: kgb.eval.v1 per candidate, then kgb.summary.v1\n");
+}
+
+static int parse_args(int argc, char **argv, struct eval_opts *o)
+{
+	enum {
+		OPT_SOLUTIONS = 0x100,
+		OPT_TASK,
+		OPT_SOURCE,
+		OPT_PLATFORM,
+		OPT_TIMEOUT,
+		OPT_STORE,
+		OPT_SEED,
+		OPT_PYTHON,
+		OPT_FORCE,
+		OPT_EXIT_STATUS,
+		OPT_JSON,
+	};
+	static const struct option opts[] = {
+		{"solutions", required_argument, NULL, OPT_SOLUTIONS},
+		{"task", required_argument, NULL, OPT_TASK},
+		{"source", required_argument, NULL, OPT_SOURCE},
+		{"platform", required_argument, NULL, OPT_PLATFORM},
+		{"jobs", required_argument, NULL, 'j'},
+		{"timeout", required_argument, NULL, OPT_TIMEOUT},
+		{"store", required_argument, NULL, OPT_STORE},
+		{"seed", required_argument, NULL, OPT_SEED},
+		{"python", required_argument, NULL, OPT_PYTHON},
+		{"force", no_argument, NULL, OPT_FORCE},
+		{"exit-status", no_argument, NULL, OPT_EXIT_STATUS},
+		{"json", no_argument, NULL, OPT_JSON},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	int c;
+	long l;
+
+	o->timeout_s = 300;
+	while ((c = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SOLUTIONS:
+			o->solutions = optarg;
+			break;
+		case OPT_TASK:
+			o->tasks = xrealloc(o->tasks, (o->nr_tasks + 1) * sizeof(*o->tasks));
+			o->tasks[o->nr_tasks++] = optarg;
+			break;
+		case OPT_SOURCE:
+			o->source = optarg;
+			break;
+		case OPT_PLATFORM:
+			if (!platform_is_known(optarg))
+				return kgb_usage_error("eval", "unknown platform '%s' (cuda, interpreter)",
+						       optarg);
+			o->platform = optarg;
+			break;
+		case 'j':
+			if (parse_int_range(optarg, 1, 1024, &l) < 0)
+				return kgb_usage_error("eval", "--jobs: expected 1..1024, got '%s'",
+						       optarg);
+			o->slots = (unsigned)l;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_double(optarg, &o->timeout_s) < 0 || !(o->timeout_s > 0))
+				return kgb_usage_error("eval", "--timeout: expected seconds > 0, got '%s'",
+						       optarg);
+			break;
+		case OPT_STORE:
+			o->store_path = optarg;
+			break;
+		case OPT_SEED:
+			if (parse_ull(optarg, &o->seed) < 0)
+				return kgb_usage_error("eval", "--seed: expected a non-negative integer, got '%s'",
+						       optarg);
+			break;
+		case OPT_PYTHON:
+			o->python = optarg;
+			break;
+		case OPT_FORCE:
+			o->force = true;
+			break;
+		case OPT_EXIT_STATUS:
+			o->exit_status = true;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case 'h':
+			usage();
+			return -1;
+		default:
+			return kgb_usage_error("eval", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return kgb_usage_error("eval", "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+/* The harness version: kgb's version, the protocol, and the bytes of the Python runtime. */
+static char *harness_version(const char *root, struct strbuf *err)
+{
+	char *dir = path_join(root, "runtime"), **names = NULL;
+	char hex[HASH_HEX_LEN + 1];
+	struct strbuf sb = STRBUF_INIT;
+	struct hash h;
+	int r;
+
+	r = list_dir_sorted(dir, &names);
+	if (r < 0) {
+		strbuf_addf(err, "cannot read the runtime directory '%s': %s", dir, strerror(-r));
+		free(dir);
+		return NULL;
+	}
+	hash_init(&h);
+	for (char **n = names; *n; n++) {
+		char *p;
+		size_t len = strlen(*n);
+
+		if (len < 3 || strcmp(*n + len - 3, ".py"))
+			continue;
+		p = path_join(dir, *n);
+		r = hash_update_file(&h, p, *n);
+		free(p);
+		if (r < 0)
+			break;
+	}
+	hash_hex(&h, hex);
+	strv_free(names);
+	free(dir);
+	if (r < 0) {
+		strbuf_addf(err, "cannot read the runtime: %s", strerror(-r));
+		return NULL;
+	}
+	strbuf_addf(&sb, "kgb-%s/proto-%d/runtime-%.16s", KGB_VERSION, PROTO_VERSION, hex);
+	return strbuf_detach(&sb, NULL);
+}
+
+static bool task_selected(const struct eval_opts *o, const struct catalog *cat,
+			  const struct task *t, const char *platform)
+{
+	if (o->source && strcmp(o->source, t->source))
+		return false;
+	if (!task_supports_platform(t, platform))
+		return false;
+	if (!o->nr_tasks)
+		return true;
+	for (size_t i = 0; i < o->nr_tasks; i++)
+		if (catalog_find(cat, o->tasks[i]) == t)
+			return true;
+	return false;
+}
+
+static void add_candidate(struct candidate **v, size_t *n, size_t *alloc, const struct task *t,
+			  const char *path, const char *sample)
+{
+	struct candidate *c;
+	char *abs = path_abs(path);
+
+	XGROW(*v, *n + 1, *alloc);
+	c = &(*v)[(*n)++];
+	memset(c, 0, sizeof(*c));
+	c->task = t;
+	c->path = abs ? abs : xstrdup(path);
+	c->sample = xstrdup(sample);
+}
+
+/* Collects the candidates of the selected tasks; *ret_skipped counts tasks with none. */
+static int collect_candidates(const struct eval_opts *o, const struct catalog *cat,
+			      const char *platform, struct candidate **ret, size_t *ret_nr,
+			      size_t *ret_skipped, struct strbuf *err)
+{
+	struct candidate *v = NULL;
+	size_t n = 0, alloc = 0, skipped = 0;
+
+	if (o->solutions && !path_is_dir(o->solutions)) {
+		strbuf_addf(err, "--solutions '%s': not a directory", o->solutions);
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < cat->nr_tasks; i++) {
+		const struct task *t = &cat->tasks[i];
+		size_t before = n;
+
+		if (!task_selected(o, cat, t, platform))
+			continue;
+		if (!o->solutions) {
+			char *p = task_path(t, "solution.py");
+			add_candidate(&v, &n, &alloc, t, p, "shipped");
+			free(p);
+			continue;
+		}
+		{
+			struct strbuf file = STRBUF_INIT;
+			char *dir = path_join(o->solutions, t->op), **names = NULL;
+
+			strbuf_addf(&file, "%s/%s.py", o->solutions, t->op);
+			if (path_is_file(file.buf))
+				add_candidate(&v, &n, &alloc, t, file.buf, "-");
+			if (path_is_dir(dir) && list_dir_sorted(dir, &names) == 0) {
+				for (char **nm = names; *nm; nm++) {
+					size_t len = strlen(*nm);
+					char *p, *sample;
+
+					if (len < 4 || strcmp(*nm + len - 3, ".py"))
+						continue;
+					p = path_join(dir, *nm);
+					sample = xstrndup(*nm, len - 3);
+					add_candidate(&v, &n, &alloc, t, p, sample);
+					free(sample);
+					free(p);
+				}
+				strv_free(names);
+			}
+			free(dir);
+			strbuf_release(&file);
+		}
+		if (n == before)
+			skipped++;
+	}
+	for (size_t i = 0; i < o->nr_tasks; i++) {
+		if (!catalog_find(cat, o->tasks[i])) {
+			strbuf_addf(err, "--task '%s': no such task (see 'kgb list')", o->tasks[i]);
+			for (size_t k = 0; k < n; k++) {
+				free(v[k].path);
+				free(v[k].sample);
+			}
+			free(v);
+			return -ENOENT;
+		}
+	}
+	*ret = v;
+	*ret_nr = n;
+	*ret_skipped = skipped;
+	return 0;
+}
+
+static char **worker_env(const char *root, const char *platform, unsigned slots)
+{
+	static const char *const drop[] = {"PYTHONPATH=", "TRITON_INTERPRET=", "OMP_NUM_THREADS=",
+					   "PYTHONDONTWRITEBYTECODE=", NULL};
+	size_t n = 0, k = 0;
+	char **env;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct strbuf sb = STRBUF_INIT;
+
+	while (environ[n])
+		n++;
+	env = xcalloc(n + 8, sizeof(*env));
+	for (size_t i = 0; i < n; i++) {
+		bool skip = false;
+		for (const char *const *d = drop; *d; d++)
+			skip |= !strncmp(environ[i], *d, strlen(*d));
+		if (!skip)
+			env[k++] = xstrdup(environ[i]);
+	}
+	strbuf_addf(&sb, "PYTHONPATH=%s", root);
+	env[k++] = strbuf_detach(&sb, NULL);
+	/* Task and candidate directories stay clean of __pycache__. */
+	env[k++] = xstrdup("PYTHONDONTWRITEBYTECODE=1");
+	if (!strcmp(platform, "interpreter"))
+		env[k++] = xstrdup("TRITON_INTERPRET=1");
+	/* Workers share the cores: one BLAS/OpenMP pool each would oversubscribe them. */
+	strbuf_addf(&sb, "OMP_NUM_THREADS=%ld", ncpu > (long)slots ? ncpu / (long)slots : 1);
+	env[k++] = strbuf_detach(&sb, NULL);
+	env[k] = NULL;
+	return env;
+}
+
+/* First failing case as JSON text for the store, or NULL when all passed. */
+static char *first_failure_json(struct candidate *c, struct sched_result *res)
+{
+	for (size_t i = 0; i < c->cases.nr; i++) {
+		json_t *m = json_array_get(res->cases, i), *o;
+		const char *v = json_string_value(json_object_get(m, "verdict"));
+		char *s;
+
+		if (v && !strcmp(v, "pass"))
+			continue;
+		o = json_pack("{s:I, s:s, s:O, s:s}", "case", (json_int_t)i, "entry",
+			      c->cases.v[i].entry, "axes", c->cases.v[i].axes, "verdict",
+			      v ? v : "not run");
+		if (json_is_number(json_object_get(m, "max_abs_err")))
+			json_object_set(o, "max_abs_err", json_object_get(m, "max_abs_err"));
+		if (json_is_string(json_object_get(m, "message")))
+			json_object_set(o, "message", json_object_get(m, "message"));
+		s = json_dumps(o, JSON_COMPACT);
+		json_decref(o);
+		return s;
+	}
+	return NULL;
+}
+
+static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
+{
+	struct eval_ctx *ctx = vctx;
+	struct candidate *c = job->data;
+	struct store_eval e = {0};
+	struct strbuf err = STRBUF_INIT;
+	json_t *rows = json_array();
+	double *speedups = xcalloc(c->cases.nr + 1, sizeof(*speedups)), max_tol = NAN;
+	size_t nsp = 0, passed = 0, timed = 0;
+	int r;
+
+	for (size_t i = 0; i < c->cases.nr; i++) {
+		struct case_desc *cd = &c->cases.v[i];
+		json_t *m = json_array_get(res->cases, i);
+		const char *v = json_string_value(json_object_get(m, "verdict"));
+		json_t *sp = json_object_get(m, "speedup"), *tu = json_object_get(m, "tol_use");
+
+		passed += v && !strcmp(v, "pass");
+		timed += cd->timed;
+		if (cd->timed && json_is_number(sp))
+			speedups[nsp++] = json_number_value(sp);
+		if (json_is_number(tu) && (isnan(max_tol) || json_number_value(tu) > max_tol))
+			max_tol = json_number_value(tu);
+		json_array_append_new(rows, json_pack("{s:s, s:O, s:b, s:f, s:f, s:O}", "entry",
+						      cd->entry, "axes", cd->axes, "timed", cd->timed,
+						      "atol", cd->tol.atol, "rtol", cd->tol.rtol,
+						      "result", m ? m : json_null()));
+	}
+	memcpy(e.key, c->key, sizeof(e.key));
+	e.task = c->task->op;
+	e.source = c->task->source;
+	e.task_version = (char *)c->task->version;
+	e.candidate_hash = c->hash;
+	e.candidate_path = c->path;
+	e.sample = c->sample;
+	e.platform = (char *)ctx->platform;
+	e.harness = (char *)ctx->harness;
+	e.verdict = (char *)res->verdict;
+	e.detail = res->detail.buf;
+	e.cases_total = (long long)c->cases.nr;
+	e.cases_passed = (long long)passed;
+	e.timed_cases = (long long)timed;
+	e.first_failure = strcmp(res->verdict, "pass") ? first_failure_json(c, res) : NULL;
+	e.speedup = stats_geomean(speedups, nsp);
+	e.max_tol_use = max_tol;
+	e.import_ms = res->import_ms < 0 ? NAN : res->import_ms;
+	e.wall_ms = res->wall_ms;
+	r = store_eval_put(ctx->store, ctx->run_id, &e, rows, &err);
+	if (r < 0)
+		fprintf(stderr, "kgb eval: %s\n", err.buf);
+	ctx->done++;
+	if (ctx->verbose > 0 || (ctx->verbose == 0 && isatty(STDERR_FILENO)))
+		fprintf(stderr, "[%zu/%zu] %s/%s %s: %s (%zu/%zu cases, %.1f s)\n", ctx->done,
+			ctx->total, c->task->source, c->task->op, c->sample, res->verdict, passed,
+			c->cases.nr, res->wall_ms / 1e3);
+	if (ctx->verbose > 1 && res->stderr_tail.len)
+		fprintf(stderr, "--- worker stderr (tail) ---\n%s\n---\n", res->stderr_tail.buf);
+	free(e.first_failure);
+	free(speedups);
+	json_decref(rows);
+	strbuf_release(&err);
+	return r;
+}
+
+static char *command_line(int argc, char **argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "kgb");
+	for (int i = 0; i < argc; i++)
+		strbuf_addf(&sb, " %s", argv[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
+int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
+{
+	struct eval_opts o = {0};
+	struct catalog *cat = NULL;
+	struct candidate *cands = NULL;
+	struct sched_job *jobs = NULL;
+	struct store *store = NULL;
+	struct store_eval *evals = NULL;
+	bool *reused = NULL;
+	size_t nr_cands = 0, skipped = 0, nr_jobs = 0, nr_evals = 0;
+	struct strbuf err = STRBUF_INIT, scratch = STRBUF_INIT;
+	char *python = NULL, *harness = NULL, *cmdline = NULL, *probe_text = NULL;
+	char **env = NULL, **slot_dev = NULL;
+	json_t *probe = NULL;
+	const char *platform;
+	long long run_id = 0;
+	int ret = KGB_EXIT_OK, r;
+	unsigned slots;
+
+	r = parse_args(argc, argv, &o);
+	if (r != 0) {
+		free(o.tasks);
+		return r < 0 ? KGB_EXIT_OK : r;
+	}
+	if (!o.store_path)
+		o.store_path = getenv("KGB_STORE") && *getenv("KGB_STORE") ? getenv("KGB_STORE")
+									    : "kgb-results.db";
+	cat = kgb_load_catalog(kctx, &ret);
+	if (!cat)
+		goto out;
+	python = o.python ? xstrdup(o.python) : platform_python(kctx->root);
+	harness = harness_version(kctx->root, &err);
+	if (!harness) {
+		fprintf(stderr, "kgb eval: %s\n", err.buf);
+		ret = KGB_EXIT_ENV;
+		goto out;
+	}
+	/* Skip the probe (seconds of torch import) when the user named the interpreter. */
+	if (!o.platform || strcmp(o.platform, "interpreter")) {
+		r = platform_probe(kctx->root, python, &probe, &err);
+		if (r < 0) {
+			fprintf(stderr, "kgb eval: %s\n", err.buf);
+			ret = KGB_EXIT_ENV;
+			goto out;
+		}
+		platform = o.platform ? o.platform : platform_detect(probe);
+		if (!strcmp(platform, "cuda") && strcmp(platform_detect(probe), "cuda")) {
+			fprintf(stderr, "kgb eval: --platform cuda, but torch sees no CUDA device\n");
+			ret = KGB_EXIT_ENV;
+			goto out;
+		}
+	} else {
+		platform = "interpreter";
+	}
+	if (o.slots)
+		slots = o.slots;
+	else if (!strcmp(platform, "cuda"))
+		slots = (unsigned)json_integer_value(json_object_get(probe, "device_count"));
+	else
+		slots = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	if (!slots)
+		slots = 1;
+	if (!strcmp(platform, "cuda")) {
+		/* One slot per GPU; more slots than GPUs share them round-robin. */
+		unsigned ngpu = (unsigned)json_integer_value(json_object_get(probe, "device_count"));
+		slot_dev = xcalloc(slots + 1, sizeof(*slot_dev));
+		for (unsigned i = 0; i < slots; i++) {
+			struct strbuf d = STRBUF_INIT;
+			strbuf_addf(&d, "%u", ngpu ? i % ngpu : 0);
+			slot_dev[i] = strbuf_detach(&d, NULL);
+		}
+	}
+	r = collect_candidates(&o, cat, platform, &cands, &nr_cands, &skipped, &err);
+	if (r < 0) {
+		fprintf(stderr, "kgb eval: %s\n", err.buf);
+		ret = r == -ENOENT ? KGB_EXIT_USAGE : KGB_EXIT_DATA;
+		goto out;
+	}
+	r = store_open(o.store_path, &store, &err);
+	if (r < 0) {
+		fprintf(stderr, "kgb eval: %s\n", err.buf);
+		ret = r == -EBUSY ? KGB_EXIT_ENV : KGB_EXIT_DATA;
+		goto out;
+	}
+	cmdline = command_line(argc, argv);
+	probe_text = probe ? json_dumps(probe, JSON_COMPACT) : NULL;
+	r = store_run_begin(store, platform, harness, cmdline, probe_text, &run_id, &err);
+	if (r < 0) {
+		fprintf(stderr, "kgb eval: %s\n", err.buf);
+		ret = KGB_EXIT_ENV;
+		goto out;
+	}
+	jobs = xcalloc(nr_cands + 1, sizeof(*jobs));
+	for (size_t i = 0; i < nr_cands; i++) {
+		struct candidate *c = &cands[i];
+		struct store_eval prev;
+		struct hash h;
+
+		strbuf_reset(&err);
+		hash_init(&h);
+		r = hash_update_file(&h, c->path, "candidate");
+		hash_hex(&h, c->hash);
+		if (r < 0) {
+			fprintf(stderr, "kgb eval: cannot read candidate '%s': %s, skipping\n", c->path,
+				strerror(-r));
+			continue;
+		}
+		store_eval_key(c->hash, c->task->version, platform, harness, o.seed, c->key);
+		if (!o.force) {
+			r = store_eval_get(store, c->key, &prev, &err);
+			if (r == 0) {
+				store_eval_release(&prev);
+				r = store_run_link(store, run_id, c->key, true, &err);
+				if (r < 0) {
+					fprintf(stderr, "kgb eval: %s\n", err.buf);
+					ret = KGB_EXIT_ENV;
+					goto out;
+				}
+				continue;
+			}
+			if (r != -ENOENT) {
+				fprintf(stderr, "kgb eval: %s\n", err.buf);
+				ret = KGB_EXIT_ENV;
+				goto out;
+			}
+		}
+		r = cases_generate(c->task, platform_times(platform), o.seed, &c->cases, &err);
+		if (r < 0) {
+			fprintf(stderr, "kgb eval: %s/task.json: %s\n", c->task->dir, err.buf);
+			ret = KGB_EXIT_DATA;
+			goto out;
+		}
+		{
+			struct proto_timing timing = {.warmup = 10, .rounds = 25};
+			c->job_line = proto_build_job(c->task, c->path, platform, &c->cases,
+						      platform_times(platform) ? &timing : NULL);
+		}
+		jobs[nr_jobs].task = c->task;
+		jobs[nr_jobs].nr_cases = c->cases.nr;
+		jobs[nr_jobs].job_line = c->job_line;
+		jobs[nr_jobs].data = c;
+		nr_jobs++;
+	}
+	if (nr_jobs) {
+		struct eval_ctx ectx = {.store = store, .run_id = run_id, .platform = platform,
+					.harness = harness, .verbose = kctx->verbose,
+					.total = nr_jobs};
+		char *wargv[] = {python, "-m", "runtime.worker", NULL};
+		const char *tmp = getenv("TMPDIR");
+		struct sched_opts so = {0};
+
+		strbuf_addf(&scratch, "%s/kgb-%ld", tmp && *tmp ? tmp : "/tmp", (long)getpid());
+		env = worker_env(kctx->root, platform, slots);
+		so.slots = slots;
+		so.timeout_s = o.timeout_s;
+		so.argv = wargv;
+		so.env = env;
+		so.scratch_root = scratch.buf;
+		so.slot_devices = (const char *const *)slot_dev;
+		strbuf_reset(&err);
+		r = sched_run(&so, jobs, nr_jobs, on_done, &ectx, &err);
+		rm_rf(scratch.buf);
+		if (r < 0) {
+			fprintf(stderr, "kgb eval: %s\n", err.buf);
+			ret = KGB_EXIT_ENV;
+			goto out;
+		}
+	}
+	if (store_run_end(store, run_id, &err) < 0 ||
+	    store_run_evals(store, run_id, &evals, &nr_evals, &reused, &err) < 0) {
+		fprintf(stderr, "kgb eval: %s\n", err.buf);
+		ret = KGB_EXIT_ENV;
+		goto out;
+	}
+	{
+		struct report_run rr = {.platform = platform, .run_id = run_id,
+					.store_path = o.store_path, .evals = evals, .reused = reused,
+					.nr = nr_evals, .skipped = skipped};
+		if (o.json)
+			report_eval_json(stdout, &rr);
+		else
+			report_eval_table(stdout, &rr);
+	}
+	if (o.exit_status)
+		for (size_t i = 0; i < nr_evals; i++)
+			if (strcmp(evals[i].verdict, "pass"))
+				ret = KGB_EXIT_NO;
+out:
+	for (size_t i = 0; i < nr_evals; i++)
+		store_eval_release(&evals[i]);
+	free(evals);
+	free(reused);
+	for (size_t i = 0; i < nr_cands; i++) {
+		free(cands[i].path);
+		free(cands[i].sample);
+		free(cands[i].job_line);
+		case_list_release(&cands[i].cases);
+	}
+	free(cands);
+	free(jobs);
+	if (env)
+		for (char **e = env; *e; e++)
+			free(*e);
+	free(env);
+	if (slot_dev)
+		for (char **d = slot_dev; *d; d++)
+			free(*d);
+	free(slot_dev);
+	store_free(store);
+	catalog_free(cat);
+	json_decref(probe);
+	free(probe_text);
+	free(python);
+	free(harness);
+	free(cmdline);
+	free(o.tasks);
+	strbuf_release(&err);
+	strbuf_release(&scratch);
+	return ret;
+}

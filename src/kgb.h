@@ -1,0 +1,36 @@
+/*
+ * kgb.h - what main.c shares with the cmd_<verb>.c files: the command signature, the exit
+ * codes (never renumbered; listed in `kgb --help` and docs/cli.md) and the global context.
+ */
+#ifndef KGB_KGB_H
+#define KGB_KGB_H
+
+#define KGB_VERSION "0.1.0"
+
+enum kgb_exit {
+	KGB_EXIT_OK = 0,	   /* success */
+	KGB_EXIT_NO = 1,	   /* ran, and the answer is no (lint findings, --exit-status) */
+	KGB_EXIT_USAGE = 2,	   /* bad command line */
+	KGB_EXIT_DATA = 3,	   /* bad input data (task spec, solution directory, store) */
+	KGB_EXIT_ENV = 4,	   /* environment: Python runtime, device, locked store */
+	KGB_EXIT_INTERRUPTED = 130,
+};
+
+struct kgb_ctx {
+	const char *root;      /* project root: runtime/ lives here */
+	const char *tasks_dir; /* the catalog */
+	int verbose;	       /* -v count minus -q count */
+};
+
+int cmd_list(int argc, char **argv, struct kgb_ctx *ctx);
+int cmd_show(int argc, char **argv, struct kgb_ctx *ctx);
+int cmd_lint(int argc, char **argv, struct kgb_ctx *ctx);
+int cmd_eval(int argc, char **argv, struct kgb_ctx *ctx);
+
+/* Shared by the commands: print a usage error (one line + pointer to --help), return 2. */
+int kgb_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Loads the catalog, printing every problem; returns NULL (and prints) on failure. */
+struct catalog;
+struct catalog *kgb_load_catalog(struct kgb_ctx *ctx, int *ret_exit);
+
+#endif

@@ -1,0 +1,151 @@
+#include "platform.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sandbox.h"
+#include "util/fs.h"
+#include "util/xalloc.h"
+
+extern char **environ;
+
+static bool is_root(const char *dir)
+{
+	char *p = path_join(dir, "runtime/worker.py");
+	bool ok = path_is_file(p);
+
+	free(p);
+	return ok;
+}
+
+char *platform_root(void)
+{
+	const char *env = getenv("KGB_ROOT");
+	char *exe, *cwd;
+
+	if (env && *env)
+		return xstrdup(env);
+	exe = path_abs("/proc/self/exe");
+	if (exe) {
+		char *slash = strrchr(exe, '/');
+
+		if (slash) {
+			*slash = '\0';
+			slash = strrchr(exe, '/');
+			if (slash) {
+				*slash = '\0';
+				if (is_root(exe))
+					return exe;
+			}
+		}
+		free(exe);
+	}
+	cwd = getcwd(NULL, 0);
+	return cwd ? cwd : xstrdup(".");
+}
+
+char *platform_python(const char *root)
+{
+	const char *env = getenv("KGB_PYTHON");
+	char *venv;
+
+	if (env && *env)
+		return xstrdup(env);
+	venv = path_join(root, ".venv/bin/python");
+	if (access(venv, X_OK) == 0)
+		return venv;
+	free(venv);
+	return xstrdup("python3");
+}
+
+int platform_probe(const char *root, const char *python, json_t **ret, struct strbuf *err)
+{
+	char *argv[] = {(char *)python, "-m", "runtime.platform", NULL};
+	struct sandbox_opts o = {.argv = argv, .cwd = root};
+	struct sandbox_child c;
+	struct strbuf out = STRBUF_INIT, env_pp = STRBUF_INIT;
+	char **env;
+	size_t n = 0, k = 0;
+	json_error_t jerr;
+	int r;
+
+	while (environ[n])
+		n++;
+	env = xcalloc(n + 2, sizeof(*env));
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "PYTHONPATH=", 11))
+			env[k++] = environ[i];
+	strbuf_addf(&env_pp, "PYTHONPATH=%s", root);
+	env[k++] = env_pp.buf;
+	env[k] = NULL;
+	o.envp = env;
+	r = sandbox_spawn(&o, &c, err);
+	free(env);
+	if (r < 0) {
+		strbuf_release(&env_pp);
+		return r;
+	}
+	sandbox_close_fd(&c.in_fd);
+	sandbox_close_fd(&c.err_fd);
+	for (;;) {
+		struct pollfd p = {.fd = c.out_fd, .events = POLLIN};
+		char buf[4096];
+		ssize_t got;
+
+		/* The probe imports torch: seconds. A minute means something is wrong. */
+		if (poll(&p, 1, 60000) == 0) {
+			strbuf_addf(err, "'%s -m runtime.platform' gave no answer in 60 s", python);
+			r = -ETIMEDOUT;
+			break;
+		}
+		got = read(c.out_fd, buf, sizeof(buf));
+		if (got < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (got <= 0)
+			break;
+		if (out.len + (size_t)got > 65536) {
+			strbuf_addstr(err, "platform probe printed more than 64 KiB");
+			r = -E2BIG;
+			break;
+		}
+		strbuf_add(&out, buf, (size_t)got);
+	}
+	sandbox_destroy(&c);
+	strbuf_release(&env_pp);
+	if (r == 0 && (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0)) {
+		strbuf_addf(err,
+			    "'%s -m runtime.platform' failed (exit status %d); is the Python "
+			    "environment set up? (make setup)",
+			    python, WIFEXITED(c.status) ? WEXITSTATUS(c.status) : -1);
+		r = -ENOEXEC;
+	}
+	if (r == 0) {
+		*ret = json_loadb(out.buf, out.len, 0, &jerr);
+		if (!*ret || !json_is_object(*ret)) {
+			strbuf_addf(err, "platform probe printed no JSON object: %s", jerr.text);
+			json_decref(*ret);
+			r = -EBADMSG;
+		}
+	}
+	strbuf_release(&out);
+	return r;
+}
+
+const char *platform_detect(json_t *probe)
+{
+	return json_is_true(json_object_get(probe, "cuda")) ? "cuda" : "interpreter";
+}
+
+bool platform_is_known(const char *name)
+{
+	return !strcmp(name, "cuda") || !strcmp(name, "interpreter");
+}
+
+bool platform_times(const char *name)
+{
+	return !strcmp(name, "cuda");
+}

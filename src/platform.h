@@ -1,0 +1,30 @@
+/*
+ * platform.h - where kgb is and what it runs on.
+ *
+ * platform_root() finds the project root (runtime/, tasks/): $KGB_ROOT, else the directory
+ * above the binary's build/ directory, else the current directory. platform_python() picks the
+ * interpreter for workers: $KGB_PYTHON, else <root>/.venv/bin/python, else python3.
+ * platform_probe() runs `python -m runtime.platform` once (torch imported, CUDA queried) and
+ * returns its JSON; platform_detect() turns that into a platform name: "cuda" when torch sees a
+ * GPU, else "interpreter" (Triton's CPU interpreter, correctness only).
+ *
+ * Strings returned are owned by the caller; the probe's JSON is a new reference.
+ */
+#ifndef KGB_PLATFORM_H
+#define KGB_PLATFORM_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "util/compiler.h"
+#include "util/strbuf.h"
+
+char *platform_root(void);
+char *platform_python(const char *root);
+int platform_probe(const char *root, const char *python, json_t **ret, struct strbuf *err) KGB_WUR;
+const char *platform_detect(json_t *probe);
+bool platform_is_known(const char *name);
+/* Whether results on this platform carry timings (the interpreter's never do). */
+bool platform_times(const char *name);
+
+#endif

@@ -1,0 +1,466 @@
+#include "sched.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proto.h"
+#include "sandbox.h"
+#include "util/fs.h"
+#include "util/xalloc.h"
+
+struct slot {
+	bool busy;
+	unsigned index;
+	struct sched_job *job;
+	struct sandbox_child child;
+	struct strbuf line;	/* partial stdout line */
+	size_t in_off;
+	size_t job_len;
+	size_t lines;
+	double start_s, deadline_s;
+	bool got_hello, got_done, got_fatal, protocol_error, timed_out, out_eof, err_eof;
+	char *scratch;
+	struct sched_result res;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static char **build_env(char *const *base, const char *devices)
+{
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (base && base[n])
+		n++;
+	env = xcalloc(n + 2, sizeof(*env));
+	for (size_t i = 0; i < n; i++) {
+		if (devices && !strncmp(base[i], "CUDA_VISIBLE_DEVICES=", 21))
+			continue;
+		env[k++] = xstrdup(base[i]);
+	}
+	if (devices) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "CUDA_VISIBLE_DEVICES=%s", devices);
+		env[k++] = strbuf_detach(&sb, NULL);
+	}
+	env[k] = NULL;
+	return env;
+}
+
+static int slot_start(const struct sched_opts *o, struct slot *s, struct sched_job *job,
+		      unsigned long seq, struct strbuf *err)
+{
+	struct sandbox_opts so = {0};
+	struct strbuf dir = STRBUF_INIT;
+	char **env;
+	int r;
+
+	strbuf_addf(&dir, "%s/slot%u-%lu", o->scratch_root, s->index, seq);
+	r = mkdir_p(dir.buf, 0700);
+	if (r < 0) {
+		strbuf_addf(err, "cannot create scratch directory '%s': %s", dir.buf, strerror(-r));
+		strbuf_release(&dir);
+		return r;
+	}
+	env = build_env(o->env, o->slot_devices ? o->slot_devices[s->index] : NULL);
+	so.argv = o->argv;
+	so.envp = env;
+	so.cwd = dir.buf;
+	so.max_file_bytes = 8ULL << 30;
+	so.max_open_files = 4096;
+	memset(&s->res, 0, sizeof(s->res));
+	r = sandbox_spawn(&so, &s->child, err);
+	for (char **e = env; *e; e++)
+		free(*e);
+	free(env);
+	if (r < 0) {
+		rm_rf(dir.buf);
+		strbuf_release(&dir);
+		return r;
+	}
+	s->busy = true;
+	s->job = job;
+	s->scratch = strbuf_detach(&dir, NULL);
+	strbuf_init(&s->line, 0);
+	s->in_off = 0;
+	s->job_len = strlen(job->job_line);
+	s->lines = 0;
+	s->got_hello = s->got_done = s->got_fatal = s->protocol_error = false;
+	s->timed_out = s->out_eof = s->err_eof = false;
+	s->start_s = now_s();
+	s->deadline_s = s->start_s + o->timeout_s;
+	strbuf_init(&s->res.detail, 0);
+	strbuf_init(&s->res.stderr_tail, 0);
+	s->res.cases = json_array();
+	for (size_t i = 0; i < job->nr_cases; i++)
+		json_array_append_new(s->res.cases, json_null());
+	s->res.import_ms = -1;
+	return 0;
+}
+
+static void protocol_fail(struct slot *s, const char *fmt, const char *what)
+{
+	if (!s->protocol_error) {
+		s->protocol_error = true;
+		strbuf_reset(&s->res.detail);
+		strbuf_addf(&s->res.detail, fmt, what);
+	}
+	sandbox_kill_group(&s->child);
+}
+
+static void handle_line(struct slot *s, const char *line, size_t len)
+{
+	struct strbuf perr = STRBUF_INIT;
+	struct proto_msg m;
+	int r;
+
+	if (s->protocol_error)
+		return;
+	if (++s->lines > s->job->nr_cases + 16) {
+		protocol_fail(s, "worker sent more lines than the job allows%s", "");
+		return;
+	}
+	r = proto_parse_line(line, len, &m, &perr);
+	if (r < 0) {
+		protocol_fail(s, "malformed worker line: %s", perr.buf);
+		strbuf_release(&perr);
+		return;
+	}
+	strbuf_release(&perr);
+	if (!s->got_hello && m.type != PROTO_HELLO) {
+		protocol_fail(s, "worker did not start with hello%s", "");
+		goto out;
+	}
+	switch (m.type) {
+	case PROTO_HELLO:
+		if (s->got_hello) {
+			protocol_fail(s, "second hello%s", "");
+			break;
+		}
+		s->got_hello = true;
+		s->res.hello = json_incref(m.obj);
+		break;
+	case PROTO_LOADED:
+		if (json_is_number(json_object_get(m.obj, "import_ms")))
+			s->res.import_ms = json_number_value(json_object_get(m.obj, "import_ms"));
+		break;
+	case PROTO_CASE:
+		if ((size_t)m.case_id != s->res.cases_done || m.case_id >= (long long)s->job->nr_cases) {
+			protocol_fail(s, "case result out of order or unknown id%s", "");
+			break;
+		}
+		json_array_set(s->res.cases, (size_t)m.case_id, m.obj);
+		s->res.cases_done++;
+		break;
+	case PROTO_FATAL: {
+		json_t *msg = json_object_get(m.obj, "message");
+
+		s->got_fatal = true;
+		s->res.verdict = proto_is_fatal_verdict(m.verdict) ? m.verdict : "protocol";
+		/* m.verdict lives in m.obj: keep a static copy of the name instead. */
+		for (const char *const *v = (const char *const[]){"syntax_error", "import_error",
+								   "missing_entry", "protocol", NULL};
+		     *v; v++)
+			if (!strcmp(*v, m.verdict))
+				s->res.verdict = *v;
+		strbuf_reset(&s->res.detail);
+		strbuf_addstr(&s->res.detail, json_is_string(msg) ? json_string_value(msg) : "");
+		break;
+	}
+	case PROTO_DONE:
+		s->got_done = true;
+		break;
+	case _PROTO_MSG_MAX:
+		break;
+	}
+out:
+	proto_msg_release(&m);
+}
+
+static void read_stdout(struct slot *s)
+{
+	char buf[65536];
+	ssize_t n;
+
+	for (;;) {
+		n = read(s->child.out_fd, buf, sizeof(buf));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				s->out_eof = true;
+			break;
+		}
+		if (n == 0) {
+			s->out_eof = true;
+			break;
+		}
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] == '\n') {
+				handle_line(s, s->line.buf, s->line.len);
+				strbuf_reset(&s->line);
+			} else if (s->line.len < PROTO_MAX_LINE + 1) {
+				strbuf_addch(&s->line, buf[i]);
+			} else {
+				protocol_fail(s, "worker line longer than %s", "1 MiB");
+			}
+		}
+	}
+	if (s->out_eof) {
+		if (s->line.len)
+			handle_line(s, s->line.buf, s->line.len);
+		strbuf_reset(&s->line);
+		sandbox_close_fd(&s->child.out_fd);
+	}
+}
+
+static void read_stderr(struct slot *s)
+{
+	char buf[8192];
+	ssize_t n;
+
+	for (;;) {
+		n = read(s->child.err_fd, buf, sizeof(buf));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				s->err_eof = true;
+			break;
+		}
+		if (n == 0) {
+			s->err_eof = true;
+			break;
+		}
+		strbuf_add(&s->res.stderr_tail, buf, (size_t)n);
+		if (s->res.stderr_tail.len > SCHED_STDERR_TAIL) {
+			size_t drop = s->res.stderr_tail.len - SCHED_STDERR_TAIL;
+			memmove(s->res.stderr_tail.buf, s->res.stderr_tail.buf + drop,
+				SCHED_STDERR_TAIL);
+			strbuf_setlen(&s->res.stderr_tail, SCHED_STDERR_TAIL);
+		}
+	}
+	if (s->err_eof)
+		sandbox_close_fd(&s->child.err_fd);
+}
+
+static void write_stdin(struct slot *s)
+{
+	while (s->in_off < s->job_len) {
+		ssize_t n = write(s->child.in_fd, s->job->job_line + s->in_off, s->job_len - s->in_off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				s->in_off = s->job_len; /* worker closed stdin: it will tell why */
+			break;
+		}
+		s->in_off += (size_t)n;
+	}
+	if (s->in_off >= s->job_len)
+		sandbox_close_fd(&s->child.in_fd);
+}
+
+/* The last non-empty line of the worker's stderr, for crash details. */
+static void last_stderr_line(struct strbuf *tail, struct strbuf *out)
+{
+	size_t end = tail->len, start;
+
+	while (end && (tail->buf[end - 1] == '\n' || tail->buf[end - 1] == ' '))
+		end--;
+	start = end;
+	while (start && tail->buf[start - 1] != '\n')
+		start--;
+	if (end > start)
+		strbuf_addf(out, ": %.*s", (int)(end - start > 300 ? 300 : end - start),
+			    tail->buf + start);
+}
+
+static void decide_verdict(struct slot *s)
+{
+	struct sched_result *r = &s->res;
+	int st = s->child.status;
+
+	if (s->protocol_error) {
+		r->verdict = "protocol";
+		return;
+	}
+	if (s->got_fatal)
+		return; /* verdict and detail set from the fatal message */
+	strbuf_reset(&r->detail);
+	if (s->timed_out) {
+		r->verdict = "timeout";
+		strbuf_addf(&r->detail, "no result within %.0f s (%zu of %zu cases done)",
+			    s->deadline_s - s->start_s, r->cases_done, s->job->nr_cases);
+		return;
+	}
+	if (WIFSIGNALED(st)) {
+		r->verdict = "crash";
+		strbuf_addf(&r->detail, "worker killed by signal %d (%s) after %zu of %zu cases",
+			    WTERMSIG(st), strsignal(WTERMSIG(st)), r->cases_done, s->job->nr_cases);
+		last_stderr_line(&r->stderr_tail, &r->detail);
+		return;
+	}
+	if (!s->got_done || r->cases_done < s->job->nr_cases || WEXITSTATUS(st) != 0) {
+		r->verdict = "crash";
+		strbuf_addf(&r->detail, "worker exited with status %d after %zu of %zu cases",
+			    WIFEXITED(st) ? WEXITSTATUS(st) : -1, r->cases_done, s->job->nr_cases);
+		last_stderr_line(&r->stderr_tail, &r->detail);
+		return;
+	}
+	r->verdict = "pass";
+	for (size_t i = 0; i < s->job->nr_cases; i++) {
+		json_t *c = json_array_get(r->cases, i);
+		const char *v = json_string_value(json_object_get(c, "verdict"));
+		json_t *msg = json_object_get(c, "message");
+
+		if (v && !strcmp(v, "pass"))
+			continue;
+		for (const char *const *k = (const char *const[]){"mismatch", "bad_output",
+								   "mutated_input", "error",
+								   "ref_error", NULL};
+		     *k; k++)
+			if (v && !strcmp(*k, v))
+				r->verdict = *k;
+		strbuf_addf(&r->detail, "case %zu: %s", i,
+			    json_is_string(msg) ? json_string_value(msg) : r->verdict);
+		break;
+	}
+}
+
+static void slot_release(struct slot *s)
+{
+	sandbox_destroy(&s->child);
+	if (s->scratch)
+		rm_rf(s->scratch);
+	free(s->scratch);
+	s->scratch = NULL;
+	strbuf_release(&s->line);
+	strbuf_release(&s->res.detail);
+	strbuf_release(&s->res.stderr_tail);
+	json_decref(s->res.cases);
+	json_decref(s->res.hello);
+	memset(&s->res, 0, sizeof(s->res));
+	s->busy = false;
+	s->job = NULL;
+}
+
+static int slot_finish(struct slot *s, sched_done_fn done, void *ctx)
+{
+	int r;
+
+	/* Grandchildren the candidate left behind die with the group. */
+	sandbox_kill_group(&s->child);
+	decide_verdict(s);
+	s->res.wall_ms = (now_s() - s->start_s) * 1e3;
+	r = done(ctx, s->job, &s->res);
+	slot_release(s);
+	return r;
+}
+
+int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sched_done_fn done,
+	      void *ctx, struct strbuf *err)
+{
+	unsigned nslots = o->slots ? o->slots : 1;
+	struct slot *slots = xcalloc(nslots, sizeof(*slots));
+	struct pollfd *pfds = xcalloc(nslots * 4, sizeof(*pfds));
+	size_t next = 0;
+	unsigned long seq = 0;
+	int ret = 0;
+
+	signal(SIGPIPE, SIG_IGN);
+	for (unsigned i = 0; i < nslots; i++)
+		slots[i].index = i;
+	for (;;) {
+		size_t np = 0;
+		unsigned busy = 0;
+		double now, wait_s = 0.25;
+
+		for (unsigned i = 0; i < nslots && ret == 0; i++) {
+			if (slots[i].busy || next >= nr)
+				continue;
+			ret = slot_start(o, &slots[i], &jobs[next], seq++, err);
+			if (ret == 0)
+				next++;
+		}
+		for (unsigned i = 0; i < nslots; i++) {
+			struct slot *s = &slots[i];
+
+			if (!s->busy)
+				continue;
+			busy++;
+			if (s->child.in_fd >= 0)
+				pfds[np++] = (struct pollfd){.fd = s->child.in_fd, .events = POLLOUT};
+			if (s->child.out_fd >= 0)
+				pfds[np++] = (struct pollfd){.fd = s->child.out_fd, .events = POLLIN};
+			if (s->child.err_fd >= 0)
+				pfds[np++] = (struct pollfd){.fd = s->child.err_fd, .events = POLLIN};
+			/* Without a pidfd, exits are noticed at the 250 ms wake-ups below. */
+			if (s->child.pidfd >= 0 && !s->child.reaped)
+				pfds[np++] = (struct pollfd){.fd = s->child.pidfd, .events = POLLIN};
+		}
+		if (!busy)
+			break;
+		now = now_s();
+		for (unsigned i = 0; i < nslots; i++)
+			if (slots[i].busy && !slots[i].timed_out && slots[i].deadline_s - now < wait_s)
+				wait_s = slots[i].deadline_s - now;
+		if (wait_s < 0)
+			wait_s = 0;
+		if (poll(pfds, np, (int)(wait_s * 1000) + 1) < 0 && errno != EINTR) {
+			strbuf_addf(err, "poll failed: %s", strerror(errno));
+			ret = -errno;
+		}
+		now = now_s();
+		for (unsigned i = 0; i < nslots; i++) {
+			struct slot *s = &slots[i];
+
+			if (!s->busy)
+				continue;
+			if (s->child.in_fd >= 0)
+				write_stdin(s);
+			if (s->child.out_fd >= 0)
+				read_stdout(s);
+			if (s->child.err_fd >= 0)
+				read_stderr(s);
+			if (!s->timed_out && now >= s->deadline_s) {
+				s->timed_out = true;
+				sandbox_kill_group(&s->child);
+			}
+			if (sandbox_reap(&s->child)) {
+				/* The worker is gone; whoever still holds its pipes goes too. */
+				sandbox_kill_group(&s->child);
+				if (s->out_eof && s->err_eof) {
+					int r = slot_finish(s, done, ctx);
+					if (r < 0 && ret == 0) {
+						ret = r;
+						strbuf_addstr(err, "storing a result failed");
+					}
+				}
+			}
+		}
+		if (ret < 0) {
+			for (unsigned i = 0; i < nslots; i++)
+				if (slots[i].busy)
+					slot_release(&slots[i]);
+			break;
+		}
+	}
+	free(pfds);
+	free(slots);
+	return ret;
+}

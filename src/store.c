@@ -1,0 +1,469 @@
+#include "store.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/parse.h"
+#include "util/xalloc.h"
+
+struct store {
+	sqlite3 *db;
+};
+
+static const char schema_sql[] =
+	"CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE IF NOT EXISTS runs("
+	"  id INTEGER PRIMARY KEY, started_at TEXT NOT NULL, finished_at TEXT,"
+	"  platform TEXT NOT NULL, harness TEXT NOT NULL, command TEXT, env TEXT);"
+	"CREATE TABLE IF NOT EXISTS evaluations("
+	"  key TEXT PRIMARY KEY, task TEXT NOT NULL, source TEXT NOT NULL,"
+	"  task_version TEXT NOT NULL, candidate_hash TEXT NOT NULL, candidate_path TEXT,"
+	"  sample TEXT, platform TEXT NOT NULL, harness TEXT NOT NULL,"
+	"  verdict TEXT NOT NULL, detail TEXT, cases_total INTEGER, cases_passed INTEGER,"
+	"  timed_cases INTEGER, first_failure TEXT, speedup REAL, max_tol_use REAL,"
+	"  import_ms REAL, wall_ms REAL, created_at TEXT NOT NULL, run_id INTEGER);"
+	"CREATE TABLE IF NOT EXISTS cases("
+	"  eval_key TEXT NOT NULL REFERENCES evaluations(key), case_id INTEGER NOT NULL,"
+	"  entry TEXT, axes TEXT, timed INTEGER, verdict TEXT, max_abs_err REAL,"
+	"  tol_use REAL, base_tol_use REAL, atol REAL, rtol REAL, time_base_ms REAL,"
+	"  time_cand_ms REAL, speedup REAL, detail TEXT, PRIMARY KEY(eval_key, case_id));"
+	"CREATE TABLE IF NOT EXISTS run_evals("
+	"  run_id INTEGER NOT NULL, eval_key TEXT NOT NULL, reused INTEGER NOT NULL,"
+	"  PRIMARY KEY(run_id, eval_key));";
+
+static int db_err(struct store *s, struct strbuf *err, const char *what)
+{
+	int code = sqlite3_errcode(s->db);
+
+	strbuf_addf(err, "%s: %s", what, sqlite3_errmsg(s->db));
+	return code == SQLITE_BUSY || code == SQLITE_LOCKED ? -EBUSY : -EIO;
+}
+
+static void now_iso(char out[32])
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void store_eval_key(const char *candidate_hash, const char *task_version, const char *platform,
+		    const char *harness, unsigned long long seed, char out[HASH_HEX_LEN + 1])
+{
+	struct hash h;
+	char s[32];
+
+	snprintf(s, sizeof(s), "%llu", seed);
+	hash_init(&h);
+	hash_update_str(&h, "kgb-eval-v1");
+	hash_update_str(&h, candidate_hash);
+	hash_update_str(&h, task_version);
+	hash_update_str(&h, platform);
+	hash_update_str(&h, harness);
+	hash_update_str(&h, s);
+	hash_hex(&h, out);
+}
+
+static int exec_sql(struct store *s, const char *sql, struct strbuf *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		int code = sqlite3_errcode(s->db);
+
+		strbuf_addf(err, "'%.40s...': %s", sql, msg ? msg : "unknown error");
+		sqlite3_free(msg);
+		return code == SQLITE_BUSY || code == SQLITE_LOCKED ? -EBUSY : -EIO;
+	}
+	return 0;
+}
+
+int store_open(const char *path, struct store **ret, struct strbuf *err)
+{
+	struct store *s = xcalloc(1, sizeof(*s));
+	sqlite3_stmt *st = NULL;
+	int r;
+
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+	    SQLITE_OK) {
+		strbuf_addf(err, "cannot open store '%s': %s", path,
+			    s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		sqlite3_close(s->db);
+		free(s);
+		return -EIO;
+	}
+	/* Two kgb processes may share a store; writers wait for each other this long. */
+	sqlite3_busy_timeout(s->db, 30000);
+	r = exec_sql(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+			"PRAGMA foreign_keys=ON;", err);
+	if (r == 0)
+		r = exec_sql(s, "BEGIN IMMEDIATE;", err);
+	if (r == 0)
+		r = exec_sql(s, schema_sql, err);
+	if (r == 0 && sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key='schema'", -1,
+					 &st, NULL) != SQLITE_OK)
+		r = db_err(s, err, "reading schema version");
+	if (r == 0) {
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			const char *v = (const char *)sqlite3_column_text(st, 0);
+			long ver = -1;
+
+			if (!v || parse_long(v, &ver) < 0 || ver != STORE_SCHEMA_VERSION) {
+				strbuf_addf(err, "store '%s' has schema %s, this kgb reads %d", path,
+					    v ? v : "?", STORE_SCHEMA_VERSION);
+				r = -EPROTO;
+			}
+		} else {
+			char sql[128];
+			snprintf(sql, sizeof(sql),
+				 "INSERT INTO meta(key, value) VALUES('schema', '%d');",
+				 STORE_SCHEMA_VERSION);
+			r = exec_sql(s, sql, err);
+		}
+	}
+	sqlite3_finalize(st);
+	if (r == 0)
+		r = exec_sql(s, "COMMIT;", err);
+	if (r < 0) {
+		if (!strstr(err->buf, path)) {
+			struct strbuf tmp = STRBUF_INIT;
+			strbuf_addf(&tmp, "store '%s': %s", path, err->buf);
+			strbuf_reset(err);
+			strbuf_add(err, tmp.buf, tmp.len);
+			strbuf_release(&tmp);
+		}
+		sqlite3_close(s->db);
+		free(s);
+		return r;
+	}
+	*ret = s;
+	return 0;
+}
+
+void store_free(struct store *s)
+{
+	if (!s)
+		return;
+	sqlite3_close(s->db);
+	free(s);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_real(sqlite3_stmt *st, int i, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_double(st, i, v);
+}
+
+int store_run_begin(struct store *s, const char *platform, const char *harness,
+		    const char *command, const char *env_json, long long *ret_run_id,
+		    struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	char ts[32];
+	int r = 0;
+
+	now_iso(ts);
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT INTO runs(started_at, platform, harness, command, env)"
+			       " VALUES(?, ?, ?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "recording the run");
+	bind_text(st, 1, ts);
+	bind_text(st, 2, platform);
+	bind_text(st, 3, harness);
+	bind_text(st, 4, command);
+	bind_text(st, 5, env_json);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		r = db_err(s, err, "recording the run");
+	else
+		*ret_run_id = sqlite3_last_insert_rowid(s->db);
+	sqlite3_finalize(st);
+	return r;
+}
+
+int store_run_end(struct store *s, long long run_id, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	char ts[32];
+	int r = 0;
+
+	now_iso(ts);
+	if (sqlite3_prepare_v2(s->db, "UPDATE runs SET finished_at = ? WHERE id = ?", -1, &st,
+			       NULL) != SQLITE_OK)
+		return db_err(s, err, "finishing the run");
+	bind_text(st, 1, ts);
+	sqlite3_bind_int64(st, 2, run_id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		r = db_err(s, err, "finishing the run");
+	sqlite3_finalize(st);
+	return r;
+}
+
+static char *col_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+static double col_real(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+#define EVAL_COLUMNS                                                                          \
+	"key, task, source, task_version, candidate_hash, candidate_path, sample, platform,"  \
+	" harness, verdict, detail, cases_total, cases_passed, timed_cases, first_failure,"  \
+	" speedup, max_tol_use, import_ms, wall_ms"
+
+static void read_eval(sqlite3_stmt *st, int off, struct store_eval *e)
+{
+	const unsigned char *key = sqlite3_column_text(st, off);
+
+	memset(e, 0, sizeof(*e));
+	snprintf(e->key, sizeof(e->key), "%s", key ? (const char *)key : "");
+	e->task = col_text(st, off + 1);
+	e->source = col_text(st, off + 2);
+	e->task_version = col_text(st, off + 3);
+	e->candidate_hash = col_text(st, off + 4);
+	e->candidate_path = col_text(st, off + 5);
+	e->sample = col_text(st, off + 6);
+	e->platform = col_text(st, off + 7);
+	e->harness = col_text(st, off + 8);
+	e->verdict = col_text(st, off + 9);
+	e->detail = col_text(st, off + 10);
+	e->cases_total = sqlite3_column_int64(st, off + 11);
+	e->cases_passed = sqlite3_column_int64(st, off + 12);
+	e->timed_cases = sqlite3_column_int64(st, off + 13);
+	e->first_failure = col_text(st, off + 14);
+	e->speedup = col_real(st, off + 15);
+	e->max_tol_use = col_real(st, off + 16);
+	e->import_ms = col_real(st, off + 17);
+	e->wall_ms = col_real(st, off + 18);
+}
+
+void store_eval_release(struct store_eval *e)
+{
+	free(e->task);
+	free(e->source);
+	free(e->task_version);
+	free(e->candidate_hash);
+	free(e->candidate_path);
+	free(e->sample);
+	free(e->platform);
+	free(e->harness);
+	free(e->verdict);
+	free(e->detail);
+	free(e->first_failure);
+	memset(e, 0, sizeof(*e));
+}
+
+int store_eval_get(struct store *s, const char *key, struct store_eval *ret, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int r, rc;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT " EVAL_COLUMNS " FROM evaluations WHERE key = ?", -1,
+			       &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "looking up a result");
+	bind_text(st, 1, key);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		read_eval(st, 0, ret);
+		r = 0;
+	} else if (rc == SQLITE_DONE) {
+		r = -ENOENT;
+	} else {
+		r = db_err(s, err, "looking up a result");
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+static double obj_real(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+int store_eval_put(struct store *s, long long run_id, const struct store_eval *e, json_t *cases,
+		   struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	char ts[32];
+	size_t i;
+	json_t *c;
+	int r;
+
+	now_iso(ts);
+	r = exec_sql(s, "BEGIN IMMEDIATE;", err);
+	if (r < 0)
+		return r;
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT OR REPLACE INTO evaluations(" EVAL_COLUMNS
+			       ", created_at, run_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK) {
+		r = db_err(s, err, "storing a result");
+		goto rollback;
+	}
+	bind_text(st, 1, e->key);
+	bind_text(st, 2, e->task);
+	bind_text(st, 3, e->source);
+	bind_text(st, 4, e->task_version);
+	bind_text(st, 5, e->candidate_hash);
+	bind_text(st, 6, e->candidate_path);
+	bind_text(st, 7, e->sample);
+	bind_text(st, 8, e->platform);
+	bind_text(st, 9, e->harness);
+	bind_text(st, 10, e->verdict);
+	bind_text(st, 11, e->detail);
+	sqlite3_bind_int64(st, 12, e->cases_total);
+	sqlite3_bind_int64(st, 13, e->cases_passed);
+	sqlite3_bind_int64(st, 14, e->timed_cases);
+	bind_text(st, 15, e->first_failure);
+	bind_real(st, 16, e->speedup);
+	bind_real(st, 17, e->max_tol_use);
+	bind_real(st, 18, e->import_ms);
+	bind_real(st, 19, e->wall_ms);
+	bind_text(st, 20, ts);
+	sqlite3_bind_int64(st, 21, run_id);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		r = db_err(s, err, "storing a result");
+		goto rollback;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sqlite3_prepare_v2(s->db, "DELETE FROM cases WHERE eval_key = ?", -1, &st, NULL) !=
+	    SQLITE_OK) {
+		r = db_err(s, err, "storing cases");
+		goto rollback;
+	}
+	bind_text(st, 1, e->key);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		r = db_err(s, err, "storing cases");
+		goto rollback;
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT INTO cases(eval_key, case_id, entry, axes, timed, verdict,"
+			       " max_abs_err, tol_use, base_tol_use, atol, rtol, time_base_ms,"
+			       " time_cand_ms, speedup, detail) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK) {
+		r = db_err(s, err, "storing cases");
+		goto rollback;
+	}
+	json_array_foreach(cases, i, c) {
+		char *axes = json_dumps(json_object_get(c, "axes"), JSON_COMPACT | JSON_ENCODE_ANY);
+		char *detail = json_dumps(json_object_get(c, "result"), JSON_COMPACT | JSON_ENCODE_ANY);
+		json_t *res = json_object_get(c, "result");
+
+		sqlite3_reset(st);
+		bind_text(st, 1, e->key);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		bind_text(st, 3, json_string_value(json_object_get(c, "entry")));
+		bind_text(st, 4, axes);
+		sqlite3_bind_int(st, 5, json_is_true(json_object_get(c, "timed")));
+		bind_text(st, 6, json_string_value(json_object_get(res, "verdict")));
+		bind_real(st, 7, obj_real(res, "max_abs_err"));
+		bind_real(st, 8, obj_real(res, "tol_use"));
+		bind_real(st, 9, obj_real(res, "base_tol_use"));
+		bind_real(st, 10, obj_real(c, "atol"));
+		bind_real(st, 11, obj_real(c, "rtol"));
+		bind_real(st, 12, obj_real(res, "time_base_ms"));
+		bind_real(st, 13, obj_real(res, "time_cand_ms"));
+		bind_real(st, 14, obj_real(res, "speedup"));
+		bind_text(st, 15, json_is_null(res) || !res ? NULL : detail);
+		free(axes);
+		free(detail);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			r = db_err(s, err, "storing cases");
+			goto rollback;
+		}
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	r = store_run_link(s, run_id, e->key, false, err);
+	if (r < 0)
+		goto rollback;
+	return exec_sql(s, "COMMIT;", err);
+rollback:
+	sqlite3_finalize(st);
+	{
+		struct strbuf ignore = STRBUF_INIT;
+		(void)exec_sql(s, "ROLLBACK;", &ignore);
+		strbuf_release(&ignore);
+	}
+	return r;
+}
+
+int store_run_link(struct store *s, long long run_id, const char *key, bool reused,
+		   struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int r = 0;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT OR REPLACE INTO run_evals(run_id, eval_key, reused)"
+			       " VALUES(?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "linking a result to the run");
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, key);
+	sqlite3_bind_int(st, 3, reused);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		r = db_err(s, err, "linking a result to the run");
+	sqlite3_finalize(st);
+	return r;
+}
+
+int store_run_evals(struct store *s, long long run_id, struct store_eval **ret, size_t *ret_nr,
+		    bool **ret_reused, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	struct store_eval *v = NULL;
+	bool *reused = NULL;
+	size_t n = 0, alloc = 0, ralloc = 0;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT r.reused, " EVAL_COLUMNS " FROM run_evals r JOIN evaluations e"
+			       " ON e.key = r.eval_key WHERE r.run_id = ?"
+			       " ORDER BY CASE e.source WHEN 'aten' THEN 0 WHEN 'vllm' THEN 1"
+			       " ELSE 2 END, e.task, e.sample",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "reading the run's results");
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		XGROW(v, n + 1, alloc);
+		XGROW(reused, n + 1, ralloc);
+		reused[n] = sqlite3_column_int(st, 0) != 0;
+		read_eval(st, 1, &v[n]);
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		for (size_t i = 0; i < n; i++)
+			store_eval_release(&v[i]);
+		free(v);
+		free(reused);
+		return db_err(s, err, "reading the run's results");
+	}
+	*ret = v;
+	*ret_nr = n;
+	*ret_reused = reused;
+	return 0;
+}

@@ -1,0 +1,64 @@
+/*
+ * store.h - the results store: one SQLite file (WAL) holding runs, evaluations and cases.
+ *
+ * An evaluation is keyed by its content address (store_eval_key(): candidate hash, task version,
+ * platform, harness version, seed), so a result computed once is reused by every later run with
+ * the same inputs, and a killed run resumes where it stopped. Each evaluation and its cases are
+ * written in one transaction: a reader sees all of it or none.
+ *
+ * Call sequence: store_open() → store_run_begin() → per candidate store_eval_get() (reuse) or
+ * store_eval_put() (fresh), then store_run_link() → store_run_end() → store_free().
+ * Errors: negative errno with the SQLite message in err; -EBUSY when another writer holds the
+ * store past the busy timeout.
+ */
+#ifndef KGB_STORE_H
+#define KGB_STORE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "util/compiler.h"
+#include "util/hash.h"
+#include "util/strbuf.h"
+
+#define STORE_SCHEMA_VERSION 1
+
+struct store;
+
+struct store_eval {
+	char key[HASH_HEX_LEN + 1];
+	char *task, *source, *task_version, *candidate_hash, *candidate_path, *sample;
+	char *platform, *harness;
+	char *verdict, *detail;
+	long long cases_total, cases_passed, timed_cases;
+	char *first_failure; /* JSON text or NULL */
+	double speedup;	     /* geometric mean over timed cases; NAN when untimed */
+	double import_ms, wall_ms;
+	double max_tol_use; /* largest tol_use over the cases; NAN if none */
+};
+
+/* Strings in a store_eval filled by the store are owned by it; release with this. */
+void store_eval_release(struct store_eval *e);
+
+void store_eval_key(const char *candidate_hash, const char *task_version, const char *platform,
+		    const char *harness, unsigned long long seed, char out[HASH_HEX_LEN + 1]);
+
+int store_open(const char *path, struct store **ret, struct strbuf *err) KGB_WUR;
+void store_free(struct store *s);
+int store_run_begin(struct store *s, const char *platform, const char *harness,
+		    const char *command, const char *env_json, long long *ret_run_id,
+		    struct strbuf *err) KGB_WUR;
+int store_run_end(struct store *s, long long run_id, struct strbuf *err) KGB_WUR;
+/* 0 and *ret filled when present; -ENOENT when absent. */
+int store_eval_get(struct store *s, const char *key, struct store_eval *ret, struct strbuf *err)
+	KGB_WUR;
+/* Inserts the evaluation with its case rows (array of objects, see store.c) atomically. */
+int store_eval_put(struct store *s, long long run_id, const struct store_eval *e, json_t *cases,
+		   struct strbuf *err) KGB_WUR;
+int store_run_link(struct store *s, long long run_id, const char *key, bool reused,
+		   struct strbuf *err) KGB_WUR;
+/* The evaluations of a run in task order; *ret is an owned array of *ret_nr elements. */
+int store_run_evals(struct store *s, long long run_id, struct store_eval **ret, size_t *ret_nr,
+		    bool **ret_reused, struct strbuf *err) KGB_WUR;
+
+#endif

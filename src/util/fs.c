@@ -1,0 +1,140 @@
+#include "fs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "strbuf.h"
+#include "xalloc.h"
+
+char *path_join(const char *a, const char *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, a);
+	if (sb.len && sb.buf[sb.len - 1] != '/')
+		strbuf_addch(&sb, '/');
+	strbuf_addstr(&sb, b);
+	return strbuf_detach(&sb, NULL);
+}
+
+bool path_is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool path_is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int mkdir_p(const char *path, unsigned mode)
+{
+	char *p = xstrdup(path);
+	int r = 0;
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, mode) < 0 && errno != EEXIST) {
+			r = -errno;
+			goto out;
+		}
+		*s = '/';
+	}
+	if (mkdir(p, mode) < 0 && errno != EEXIST)
+		r = -errno;
+out:
+	free(p);
+	return r;
+}
+
+static int rm_rf_at(int at_fd, const char *name)
+{
+	struct stat st;
+	int r = 0;
+
+	if (fstatat(at_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISDIR(st.st_mode)) {
+		int fd = openat(at_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		DIR *d;
+		struct dirent *de;
+
+		if (fd < 0)
+			return -errno;
+		d = fdopendir(fd);
+		if (!d) {
+			close(fd);
+			return -errno;
+		}
+		while ((de = readdir(d))) {
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			r = rm_rf_at(dirfd(d), de->d_name);
+			if (r < 0)
+				break;
+		}
+		closedir(d);
+		if (r == 0 && unlinkat(at_fd, name, AT_REMOVEDIR) < 0)
+			r = -errno;
+	} else if (unlinkat(at_fd, name, 0) < 0) {
+		r = -errno;
+	}
+	return r;
+}
+
+int rm_rf(const char *path)
+{
+	return rm_rf_at(AT_FDCWD, path);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int list_dir_sorted(const char *dir, char ***ret_names)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+	size_t n = 0, alloc = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		XGROW(v, n + 2, alloc);
+		v[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	XGROW(v, n + 1, alloc);
+	v[n] = NULL;
+	qsort(v, n, sizeof(*v), cmp_str);
+	*ret_names = v;
+	return 0;
+}
+
+void strv_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+char *path_abs(const char *path)
+{
+	return realpath(path, NULL);
+}

@@ -1,0 +1,27 @@
+/*
+ * fs.h - small filesystem helpers. Paths returned as char * are owned by the caller.
+ */
+#ifndef KGB_UTIL_FS_H
+#define KGB_UTIL_FS_H
+
+#include <stdbool.h>
+
+#include "compiler.h"
+
+char *path_join(const char *a, const char *b);
+bool path_is_dir(const char *path);
+bool path_is_file(const char *path);
+/* mkdir -p; -errno on failure. */
+int mkdir_p(const char *path, unsigned mode) KGB_WUR;
+/* Removes a directory tree (no symlink following); -errno on the first failure. */
+int rm_rf(const char *path);
+/*
+ * Lists the names in `dir` (no "." or ".."), sorted, into a NULL-terminated array the caller
+ * frees with strv_free(). -errno if the directory cannot be read.
+ */
+int list_dir_sorted(const char *dir, char ***ret_names) KGB_WUR;
+void strv_free(char **v);
+/* Absolute, symlink-resolved path (realpath); NULL with errno set on failure. */
+char *path_abs(const char *path);
+
+#endif

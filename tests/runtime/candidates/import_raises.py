@@ -1,0 +1,3 @@
+"""Test candidate: raises while being imported."""
+
+raise RuntimeError("boom at import")

@@ -1,0 +1,128 @@
+"""Tests of runtime.inputs: layouts, determinism, distributions, argument kinds, clones."""
+
+import math
+
+import pytest
+import torch
+
+from runtime.inputs import (DTYPES, BuiltArg, build_args, call, clone_args, clone_tensor,
+                            parse_arg, storage_span, upcast_args)
+
+
+def tensor(seed: int = 1, **desc: object) -> torch.Tensor:
+    spec = parse_arg({"name": "x", "tensor": {"dtype": "float32", **desc}})
+    return build_args([spec], seed, "cpu")[0].value
+
+
+@pytest.mark.parametrize("layout, shape, stride, offset", [
+    ("contiguous", [3, 4, 5], (20, 5, 1), 0),
+    ("transposed", [3, 4, 5], (20, 1, 4), 0),
+    ("strided", [3, 4, 5], (40, 10, 2), 0),
+    ("offset", [3, 4, 5], (20, 5, 1), 1),
+    ("expanded", [3, 4, 5], (0, 5, 1), 0),
+    ("transposed", [7], (1,), 0),  # 1-d: falls back to contiguous
+    ("strided", [7], (2,), 0),
+    ("expanded", [7], (0,), 0),
+    ("offset", [], (), 0),  # 0-d: every layout is contiguous
+    ("strided", [], (), 0),
+    ("offset", [0, 3], (3, 1), 1),
+])
+def test_layouts(layout: str, shape: list[int], stride: tuple[int, ...], offset: int) -> None:
+    t = tensor(shape=shape, layout=layout)
+    assert list(t.shape) == shape
+    assert t.stride() == stride
+    assert t.storage_offset() == offset
+
+
+def test_layouts_hold_the_same_values() -> None:
+    ref = tensor(shape=[6, 9])
+    for layout in ("transposed", "strided", "offset"):
+        assert torch.equal(tensor(shape=[6, 9], layout=layout), ref), layout
+    ex = tensor(shape=[6, 9], layout="expanded")
+    assert torch.equal(ex, ex[:1].expand(6, 9))
+
+
+def test_seeds_reproducible_and_distinct() -> None:
+    a, b = tensor(seed=42, shape=[1000]), tensor(seed=42, shape=[1000])
+    assert torch.equal(a, b)
+    assert not torch.equal(a, tensor(seed=43, shape=[1000]))
+    specs = [parse_arg({"name": n, "tensor": {"shape": [100], "dtype": "float32"}})
+             for n in ("x", "y")]
+    x, y = build_args(specs, 42, "cpu")
+    assert not torch.equal(x.value, y.value)  # each argument draws its own stream
+    big = build_args(specs, (1 << 64) - 1, "cpu")  # the whole uint64 range of seeds works
+    assert big[0].value.shape == (100,)
+
+
+def test_special_values_present() -> None:
+    t = tensor(shape=[4000], dist="special", dtype="float16")
+    assert torch.isnan(t).any()
+    assert (t == math.inf).any() and (t == -math.inf).any()
+    zeros = t[t == 0]
+    assert torch.signbit(zeros).any() and (~torch.signbit(zeros)).any()
+    rate = (~torch.isfinite(t) | (t == 0)).float().mean().item()
+    assert 0.08 < rate < 0.17
+
+
+def test_distributions() -> None:
+    u = tensor(shape=[2000], dist="uniform", low=-3, high=-1)
+    assert u.min() >= -3 and u.max() < -1
+    r = tensor(shape=[2000], dtype="int32", dist="randint", low=5, high=9)
+    assert r.dtype == torch.int32 and set(r.tolist()) == {5, 6, 7, 8}
+    assert tensor(shape=[2000], dtype="uint8").min() >= 0
+    b = tensor(shape=[4000], dtype="bool", p=0.25)
+    assert b.dtype == torch.bool and 0.2 < b.float().mean().item() < 0.3
+    assert torch.equal(tensor(shape=[2, 3], dist="arange"), torch.arange(6.0).reshape(2, 3))
+    assert torch.equal(tensor(shape=[5], dist="ones", dtype="int8"), torch.ones(5, dtype=torch.int8))
+    assert not tensor(shape=[5], dist="zeros").any()
+    n = tensor(shape=[20000], scale=3.0, dtype="float64")
+    assert abs(n.std().item() - 3.0) < 0.1
+    for name, dtype in DTYPES.items():
+        for dist in ("normal", "uniform", "randint", "bool", "ones", "zeros", "arange", "special"):
+            assert tensor(shape=[3, 5], dtype=name, dist=dist, layout="strided").dtype == dtype
+
+
+def test_argument_kinds_and_call() -> None:
+    specs = [parse_arg(d) for d in (
+        {"name": "xs", "tensors": [{"shape": [2], "dtype": "float32"},
+                                   {"shape": [3], "dtype": "int64"}]},
+        {"name": "dim", "value": [0, 1]},
+        {"name": "dtype", "dtype": "bfloat16", "keyword": True},
+    )]
+    xs, dim, dtype = build_args(specs, 7, "cpu")
+    assert [t.shape[0] for t in xs.value] == [2, 3] and xs.value[1].dtype == torch.int64
+    assert dim.value == [0, 1] and dtype.value is torch.bfloat16 and dtype.keyword
+    got = call(lambda xs, dim, *, dtype: (len(xs), dim, dtype), (xs, dim, dtype))
+    assert got == (2, [0, 1], torch.bfloat16)
+
+
+@pytest.mark.parametrize("bad", [
+    {"name": "x"},
+    {"name": "x", "tensor": {"shape": [2], "dtype": "float8"}},
+    {"name": "x", "tensor": {"shape": [2], "dtype": "float32", "layout": "diagonal"}},
+    {"name": "x", "tensor": {"shape": [-1], "dtype": "float32"}},
+    {"name": "x", "value": 1, "dtype": "float32"},
+])
+def test_parse_rejects(bad: dict) -> None:
+    with pytest.raises(ValueError):
+        parse_arg(bad)
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "strided", "offset", "expanded"])
+def test_clone_and_upcast_keep_layout(layout: str) -> None:
+    t = tensor(shape=[4, 6], layout=layout, dtype="float16", dist="special")
+    args = (BuiltArg("x", t), BuiltArg("n", [1, 2]))
+    for copy, dtype in ((clone_args(args)[0].value, torch.float16),
+                        (upcast_args(args)[0].value, torch.float64)):
+        assert copy.dtype == dtype
+        assert (copy.shape, copy.stride(), copy.storage_offset()) == (
+            t.shape, t.stride(), t.storage_offset())
+        assert copy.untyped_storage().data_ptr() != t.untyped_storage().data_ptr()
+        assert torch.equal(copy.double().nan_to_num(), t.double().nan_to_num())
+    copy = clone_tensor(t)
+    storage_span(copy).add_(1)
+    assert not torch.equal(copy.nan_to_num(), t.nan_to_num())  # fresh storage
+    ints = upcast_args((BuiltArg("i", tensor(shape=[3], dtype="int32")),))[0].value
+    assert ints.dtype == torch.int32
+    assert upcast_args((BuiltArg("c", tensor(shape=[3], dtype="complex64")),))[0].value.dtype \
+        == torch.complex128

@@ -1,0 +1,196 @@
+"""End-to-end tests of runtime.worker: a subprocess, a hand-written job line, the replies."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ADD = ROOT / "tasks" / "aten" / "add"
+CANDIDATES = Path(__file__).resolve().parent / "candidates"
+F16 = (1e-5, 2 * 2.0**-10)
+F32 = (1e-6, 64 * 2.0**-23)
+ADD_ENTRIES = [{"name": "add_Tensor", "mutates": [], "returns": "value",
+                "reference_precision": "float64"}, {"name": "add_Scalar"}]
+
+
+def tensor(shape: list[int], dtype: str, layout: str = "contiguous",
+           dist: str = "normal") -> dict[str, Any]:
+    return {"shape": shape, "dtype": dtype, "layout": layout, "dist": dist, "scale": 1}
+
+
+def add_cases() -> list[dict[str, Any]]:
+    cases = []
+    grid = [([40999], "float16", "strided"), ([33, 17], "float32", "transposed"),
+            ([20, 32, 15], "bfloat16", "offset"), ([], "float32", "contiguous"),
+            ([0, 3], "float16", "expanded"), ([64, 13], "float32", "contiguous")]
+    for shape, dtype, layout in grid:
+        tol = F16 if dtype != "float32" else F32
+        if dtype == "bfloat16":
+            tol = (1e-5, 2 * 2.0**-7)
+        cases.append({"entry": "add_Tensor", "atol": tol[0], "rtol": tol[1], "args": [
+            {"name": "self", "tensor": tensor(shape, dtype, layout, "special")},
+            {"name": "other", "tensor": tensor(shape, dtype)},
+            {"name": "alpha", "keyword": True, "value": 1 if dtype == "bfloat16" else -2.5}]})
+        cases.append({"entry": "add_Scalar", "atol": tol[0], "rtol": tol[1], "args": [
+            {"name": "self", "tensor": tensor(shape, dtype, layout)},
+            {"name": "other", "value": 3}, {"name": "alpha", "value": 2}]})
+    for i, c in enumerate(cases):
+        c.update(id=i, seed=1000 + 7 * i, timed=False, axes={})
+    return cases
+
+
+def job(candidate: Path | str, cases: list[dict[str, Any]], task_dir: Path = ADD,
+        entries: list[dict[str, Any]] = ADD_ENTRIES) -> dict[str, Any]:
+    return {"type": "job", "protocol": 1, "platform": "interpreter",
+            "task": {"op": task_dir.name, "source": "aten", "dir": str(task_dir),
+                     "entries": entries},
+            "candidate": str(candidate), "cases": cases}
+
+
+def run(job_line: str, tmp_path: Path) -> tuple[int, list[dict[str, Any]], str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TRITON_INTERPRET="1")
+    p = subprocess.run([sys.executable, "-m", "runtime.worker"], input=job_line.encode(),
+                       capture_output=True, cwd=tmp_path, env=env, timeout=300)
+    lines = p.stdout.decode().splitlines()
+    return p.returncode, [json.loads(line) for line in lines], p.stderr.decode()
+
+
+def run_job(j: dict[str, Any], tmp_path: Path) -> tuple[int, list[dict[str, Any]], str]:
+    return run(json.dumps(j) + "\n", tmp_path)
+
+
+def verdicts(msgs: list[dict[str, Any]]) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for m in msgs:
+        if m["type"] == "case":
+            out.setdefault(m["verdict"], []).append(m["id"])
+    return out
+
+
+def check_sequence(msgs: list[dict[str, Any]], n: int) -> None:
+    assert [m["type"] for m in msgs] == ["hello", "loaded"] + ["case"] * n + ["done"]
+    assert msgs[0]["protocol"] == 1 and msgs[0]["torch"]
+    assert [m["id"] for m in msgs[2:-1]] == list(range(n))
+    assert msgs[-1]["cases"] == n
+
+
+def test_shipped_solution_passes(tmp_path: Path) -> None:
+    cases = add_cases()
+    rc, msgs, err = run_job(job(ADD / "solution.py", cases), tmp_path)
+    assert rc == 0, err
+    check_sequence(msgs, len(cases))
+    assert verdicts(msgs) == {"pass": list(range(len(cases)))}, msgs
+    for m in msgs[2:-1]:
+        assert 0 <= m["tol_use"] <= 1 and m["ms"] > 0 and "base_tol_use" in m
+
+
+def test_syntax_error_is_fatal(tmp_path: Path) -> None:
+    rc, msgs, _ = run_job(job(CANDIDATES / "syntax_error.py", add_cases()), tmp_path)
+    assert rc != 0 and [m["type"] for m in msgs] == ["hello", "fatal"]
+    fatal = msgs[1]
+    assert (fatal["stage"], fatal["verdict"]) == ("load", "syntax_error")
+    assert fatal["message"].startswith("syntax_error.py:6: ")
+
+
+def test_import_error_is_fatal(tmp_path: Path) -> None:
+    rc, msgs, _ = run_job(job(CANDIDATES / "import_raises.py", add_cases()), tmp_path)
+    assert rc != 0 and msgs[1]["verdict"] == "import_error"
+    assert msgs[1]["message"] == "RuntimeError: boom at import"
+    assert "import_raises.py" in msgs[1]["trace"]
+
+
+def test_missing_entry_is_fatal(tmp_path: Path) -> None:
+    rc, msgs, _ = run_job(job(CANDIDATES / "missing_entry.py", add_cases()), tmp_path)
+    assert rc != 0 and (msgs[1]["stage"], msgs[1]["verdict"]) == ("entry", "missing_entry")
+    assert "add_Scalar" in msgs[1]["message"]
+
+
+def test_raising_candidate_gives_case_errors(tmp_path: Path) -> None:
+    cases = add_cases()[:3]
+    rc, msgs, _ = run_job(job(CANDIDATES / "raises.py", cases), tmp_path)
+    assert rc == 0
+    check_sequence(msgs, 3)
+    for m in msgs[2:-1]:
+        assert m["verdict"] == "error"
+        assert m["message"] == "ValueError: kernel exploded"
+        assert "raises.py" in m["trace"] and len(m["trace"].encode()) <= 2048
+        assert "runtime/worker.py" not in m["trace"]  # harness frames are left out
+
+
+def test_wrong_value_is_mismatch(tmp_path: Path) -> None:
+    cases = add_cases()
+    rc, msgs, _ = run_job(job(CANDIDATES / "wrong_value.py", cases), tmp_path)
+    assert rc == 0
+    v = verdicts(msgs)
+    tensor_ids = [c["id"] for c in cases if c["entry"] == "add_Tensor"]
+    alpha_one = [c["id"] for c in cases if c["entry"] == "add_Tensor"
+                 and c["args"][2]["value"] == 1]
+    empty = [c["id"] for c in cases if c["args"][0]["tensor"]["shape"] == [0, 3]]
+    assert sorted(v["mismatch"]) == sorted(set(tensor_ids) - set(alpha_one) - set(empty))
+    m = next(m for m in msgs if m.get("verdict") == "mismatch")
+    assert m["bad"] > 0 and m["first_bad"] >= 0 and m["tol_use"] > 1 and "message" in m
+
+
+def test_mutated_input_and_bad_outputs(tmp_path: Path) -> None:
+    cases = add_cases()[:2]
+    rc, msgs, _ = run_job(job(CANDIDATES / "mutates_input.py", cases), tmp_path)
+    assert verdicts(msgs) == {"mutated_input": [0], "pass": [1]}
+    assert "'other'" in msgs[2]["message"]
+    rc, msgs, _ = run_job(job(CANDIDATES / "bad_outputs.py", cases), tmp_path)
+    assert verdicts(msgs) == {"bad_output": [0, 1]}
+    assert "Sneaky" in msgs[2]["message"] and "dtype" in msgs[3]["message"]
+
+
+def test_candidate_prints_do_not_reach_the_protocol(tmp_path: Path) -> None:
+    cases = add_cases()[:2]
+    rc, msgs, err = run_job(job(CANDIDATES / "noisy.py", cases), tmp_path)
+    assert rc == 0
+    check_sequence(msgs, 2)
+    assert verdicts(msgs) == {"pass": [0, 1]}
+    assert "hello from the candidate" in err and "computing" in err
+
+
+@pytest.mark.parametrize("line", [
+    "not json\n",
+    "\n",
+    json.dumps({"type": "job", "protocol": 2}) + "\n",
+    json.dumps(job(ADD / "solution.py", [{"id": 0, "entry": "nope", "seed": 1, "atol": 0,
+                                          "rtol": 0, "args": []}])) + "\n",
+])
+def test_malformed_job(line: str, tmp_path: Path) -> None:
+    rc, msgs, _ = run(line, tmp_path)
+    assert rc == 3
+    assert [m["type"] for m in msgs] == ["hello", "fatal"]
+    assert (msgs[1]["stage"], msgs[1]["verdict"]) == ("job", "protocol")
+
+
+INPLACE_REFERENCE = '''
+def _add_(self, other):
+    self.add_(other)
+    return self
+
+
+add_inplace = add_copy = add_forgets = _add_
+'''
+
+
+def test_in_place_entries(tmp_path: Path) -> None:
+    task = tmp_path / "add_"
+    task.mkdir()
+    (task / "reference.py").write_text(INPLACE_REFERENCE)
+    names = ["add_inplace", "add_copy", "add_forgets"]
+    entries = [{"name": n, "mutates": ["self"], "returns": "self"} for n in names]
+    cases = [{"id": i, "entry": n, "seed": 5 + i, "timed": False, "atol": F32[0],
+              "rtol": F32[1], "args": [{"name": "self", "tensor": tensor([9, 31], "float32",
+                                                                         "strided")},
+                                       {"name": "other", "tensor": tensor([31], "float32")}]}
+             for i, n in enumerate(names)]
+    rc, msgs, err = run_job(job(CANDIDATES / "inplace.py", cases, task, entries), tmp_path)
+    assert rc == 0, err
+    assert verdicts(msgs) == {"pass": [0], "bad_output": [1], "mismatch": [2]}, msgs
+    assert "out of tolerance" in msgs[4]["message"]
