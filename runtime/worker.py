@@ -50,6 +50,8 @@ EXIT_FATAL = 1  # ran, and the answer is no (candidate failed to load)
 
 @dataclass(frozen=True)
 class EntrySpec:
+    """An entry point of the task, as the job gives it."""
+
     name: str
     mutates: tuple[str, ...] = ()
     returns: str = "value"  # value, none or an argument name
@@ -58,6 +60,8 @@ class EntrySpec:
 
 @dataclass(frozen=True)
 class CaseSpec:
+    """One case: its entry, seed, tolerance and fully resolved arguments."""
+
     id: int
     entry: str
     seed: int
@@ -69,6 +73,8 @@ class CaseSpec:
 
 @dataclass(frozen=True)
 class Job:
+    """The parsed job line."""
+
     platform: str  # interpreter or cuda
     op: str
     task_dir: str

@@ -54,6 +54,7 @@ struct candidate {
 	char key[HASH_HEX_LEN + 1];
 	struct case_list cases;
 	char *job_line;
+	bool duplicate; /* same key as an earlier candidate of this run */
 };
 
 struct eval_ctx {
@@ -439,6 +440,18 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 	return r;
 }
 
+static int link_candidate(struct store *store, long long run_id, struct candidate *c,
+			  bool reused, struct strbuf *err)
+{
+	struct store_eval e = {0};
+
+	memcpy(e.key, c->key, sizeof(e.key));
+	e.task = c->task->op;
+	e.sample = c->sample;
+	e.candidate_path = c->path;
+	return store_run_link(store, run_id, &e, reused, err);
+}
+
 static char *command_line(int argc, char **argv)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -560,8 +573,8 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		if (!o.force) {
 			r = store_eval_get(store, c->key, &prev, &err);
 			if (r == 0) {
+				r = link_candidate(store, run_id, c, true, &err);
 				store_eval_release(&prev);
-				r = store_run_link(store, run_id, c->key, true, &err);
 				if (r < 0) {
 					fprintf(stderr, "kgb eval: %s\n", err.buf);
 					ret = KGB_EXIT_ENV;
@@ -575,6 +588,12 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 				goto out;
 			}
 		}
+		/* Same bytes twice in one run: evaluate once, link both once it is stored. */
+		for (size_t k = 0; k < i; k++)
+			if (cands[k].job_line && !strcmp(cands[k].key, c->key))
+				c->duplicate = true;
+		if (c->duplicate)
+			continue;
 		r = cases_generate(c->task, platform_times(platform), o.seed, &c->cases, &err);
 		if (r < 0) {
 			fprintf(stderr, "kgb eval: %s/task.json: %s\n", c->task->dir, err.buf);
@@ -612,6 +631,13 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		r = sched_run(&so, jobs, nr_jobs, on_done, &ectx, &err);
 		rm_rf(scratch.buf);
 		if (r < 0) {
+			fprintf(stderr, "kgb eval: %s\n", err.buf);
+			ret = KGB_EXIT_ENV;
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < nr_cands; i++) {
+		if (cands[i].duplicate && link_candidate(store, run_id, &cands[i], true, &err) < 0) {
 			fprintf(stderr, "kgb eval: %s\n", err.buf);
 			ret = KGB_EXIT_ENV;
 			goto out;

@@ -31,9 +31,12 @@ static const char schema_sql[] =
 	"  entry TEXT, axes TEXT, timed INTEGER, verdict TEXT, max_abs_err REAL,"
 	"  tol_use REAL, base_tol_use REAL, atol REAL, rtol REAL, time_base_ms REAL,"
 	"  time_cand_ms REAL, speedup REAL, detail TEXT, PRIMARY KEY(eval_key, case_id));"
+	/* One row per candidate of a run: two samples with the same bytes share an evaluation
+	 * but stay two samples (pass@k counts them both). */
 	"CREATE TABLE IF NOT EXISTS run_evals("
-	"  run_id INTEGER NOT NULL, eval_key TEXT NOT NULL, reused INTEGER NOT NULL,"
-	"  PRIMARY KEY(run_id, eval_key));";
+	"  run_id INTEGER NOT NULL, task TEXT NOT NULL, sample TEXT NOT NULL,"
+	"  candidate_path TEXT, eval_key TEXT NOT NULL REFERENCES evaluations(key),"
+	"  reused INTEGER NOT NULL, PRIMARY KEY(run_id, task, sample));";
 
 static int db_err(struct store *s, struct strbuf *err, const char *what)
 {
@@ -230,6 +233,12 @@ static double col_real(sqlite3_stmt *st, int i)
 	" harness, verdict, detail, cases_total, cases_passed, timed_cases, first_failure,"  \
 	" speedup, max_tol_use, import_ms, wall_ms"
 
+#define EVAL_COLUMNS_E                                                                        \
+	"e.key, e.task, e.source, e.task_version, e.candidate_hash, e.candidate_path,"       \
+	" e.sample, e.platform, e.harness, e.verdict, e.detail, e.cases_total,"              \
+	" e.cases_passed, e.timed_cases, e.first_failure, e.speedup, e.max_tol_use,"         \
+	" e.import_ms, e.wall_ms"
+
 static void read_eval(sqlite3_stmt *st, int off, struct store_eval *e)
 {
 	const unsigned char *key = sqlite3_column_text(st, off);
@@ -396,7 +405,7 @@ int store_eval_put(struct store *s, long long run_id, const struct store_eval *e
 	}
 	sqlite3_finalize(st);
 	st = NULL;
-	r = store_run_link(s, run_id, e->key, false, err);
+	r = store_run_link(s, run_id, e, false, err);
 	if (r < 0)
 		goto rollback;
 	return exec_sql(s, "COMMIT;", err);
@@ -410,20 +419,23 @@ rollback:
 	return r;
 }
 
-int store_run_link(struct store *s, long long run_id, const char *key, bool reused,
+int store_run_link(struct store *s, long long run_id, const struct store_eval *e, bool reused,
 		   struct strbuf *err)
 {
 	sqlite3_stmt *st;
 	int r = 0;
 
 	if (sqlite3_prepare_v2(s->db,
-			       "INSERT OR REPLACE INTO run_evals(run_id, eval_key, reused)"
-			       " VALUES(?, ?, ?)",
+			       "INSERT OR REPLACE INTO run_evals(run_id, task, sample, candidate_path,"
+			       " eval_key, reused) VALUES(?, ?, ?, ?, ?, ?)",
 			       -1, &st, NULL) != SQLITE_OK)
 		return db_err(s, err, "linking a result to the run");
 	sqlite3_bind_int64(st, 1, run_id);
-	bind_text(st, 2, key);
-	sqlite3_bind_int(st, 3, reused);
+	bind_text(st, 2, e->task);
+	bind_text(st, 3, e->sample ? e->sample : "-");
+	bind_text(st, 4, e->candidate_path);
+	bind_text(st, 5, e->key);
+	sqlite3_bind_int(st, 6, reused);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		r = db_err(s, err, "linking a result to the run");
 	sqlite3_finalize(st);
@@ -440,10 +452,11 @@ int store_run_evals(struct store *s, long long run_id, struct store_eval **ret, 
 	int rc;
 
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT r.reused, " EVAL_COLUMNS " FROM run_evals r JOIN evaluations e"
+			       "SELECT r.reused, r.sample, r.candidate_path, " EVAL_COLUMNS_E
+			       " FROM run_evals r JOIN evaluations e"
 			       " ON e.key = r.eval_key WHERE r.run_id = ?"
 			       " ORDER BY CASE e.source WHEN 'aten' THEN 0 WHEN 'vllm' THEN 1"
-			       " ELSE 2 END, e.task, e.sample",
+			       " ELSE 2 END, r.task, r.sample",
 			       -1, &st, NULL) != SQLITE_OK)
 		return db_err(s, err, "reading the run's results");
 	sqlite3_bind_int64(st, 1, run_id);
@@ -451,7 +464,12 @@ int store_run_evals(struct store *s, long long run_id, struct store_eval **ret, 
 		XGROW(v, n + 1, alloc);
 		XGROW(reused, n + 1, ralloc);
 		reused[n] = sqlite3_column_int(st, 0) != 0;
-		read_eval(st, 1, &v[n]);
+		read_eval(st, 3, &v[n]);
+		/* This run's name and path for the candidate, not the first evaluator's. */
+		free(v[n].sample);
+		free(v[n].candidate_path);
+		v[n].sample = col_text(st, 1);
+		v[n].candidate_path = col_text(st, 2);
 		n++;
 	}
 	sqlite3_finalize(st);

@@ -52,10 +52,14 @@ int store_run_end(struct store *s, long long run_id, struct strbuf *err) KGB_WUR
 /* 0 and *ret filled when present; -ENOENT when absent. */
 int store_eval_get(struct store *s, const char *key, struct store_eval *ret, struct strbuf *err)
 	KGB_WUR;
-/* Inserts the evaluation with its case rows (array of objects, see store.c) atomically. */
+/*
+ * Inserts the evaluation with its case rows (array of objects, see store.c) and links it to the
+ * run, atomically.
+ */
 int store_eval_put(struct store *s, long long run_id, const struct store_eval *e, json_t *cases,
 		   struct strbuf *err) KGB_WUR;
-int store_run_link(struct store *s, long long run_id, const char *key, bool reused,
+/* Records that this run's candidate (e->task, e->sample, e->candidate_path) has result e->key. */
+int store_run_link(struct store *s, long long run_id, const struct store_eval *e, bool reused,
 		   struct strbuf *err) KGB_WUR;
 /* The evaluations of a run in task order; *ret is an owned array of *ret_nr elements. */
 int store_run_evals(struct store *s, long long run_id, struct store_eval **ret, size_t *ret_nr,

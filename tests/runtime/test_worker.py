@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from runtime.worker import CaseReport, Channel
+
 ROOT = Path(__file__).resolve().parents[2]
 ADD = ROOT / "tasks" / "aten" / "add"
 CANDIDATES = Path(__file__).resolve().parent / "candidates"
@@ -194,3 +196,16 @@ def test_in_place_entries(tmp_path: Path) -> None:
     assert rc == 0, err
     assert verdicts(msgs) == {"pass": [0], "bad_output": [1], "mismatch": [2]}, msgs
     assert "out of tolerance" in msgs[4]["message"]
+
+
+def test_numbers_are_valid_json() -> None:
+    r, w = os.pipe()
+    Channel(w).send(CaseReport(3, "mismatch", max_abs_err=float("nan"),
+                               tol_use=float("inf"), message="x"))
+    os.close(w)
+    with os.fdopen(r) as f:
+        line = f.read()
+    assert "NaN" not in line and "Infinity" not in line and line.endswith("\n")
+    msg = json.loads(line)
+    assert msg == {"type": "case", "id": 3, "verdict": "mismatch", "max_abs_err": None,
+                   "tol_use": 1e308, "message": "x"}

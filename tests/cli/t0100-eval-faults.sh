@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# One run with an honest candidate and five broken ones on the same task: each broken one gets
+# its own verdict, the honest one still passes, and nothing is left running.
+. "$(dirname "$0")/lib.sh"
+
+run_faults() {
+	"$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter -j 2 --timeout 30 \
+		--solutions "$FIXTURES/candidates" --json >"$TMP/r"
+}
+verdict() { json_eval "$TMP/r" "[r[\"verdict\"] for r in recs if r.get(\"sample\") == \"$1\"][0]"; }
+
+test_expect_success 'the run completes despite the faults' 'run_faults'
+test_expect_success 'honest candidate passes' 'test "$(verdict good)" = pass'
+test_expect_success 'syntax error is syntax_error with a line number' '
+	test "$(verdict syntax_error)" = syntax_error &&
+	json_eval "$TMP/r" "[r[\"detail\"] for r in recs if r.get(\"sample\") == \"syntax_error\"][0]" | grep -q ":4"
+'
+test_expect_success 'wrong tail is mismatch, and only non-aligned cases fail' '
+	test "$(verdict wrong_tail)" = mismatch &&
+	json_eval "$TMP/r" "[r for r in recs if r.get(\"sample\") == \"wrong_tail\"][0][\"first_failure\"][\"axes\"][\"shape\"]" >"$TMP/s" &&
+	grep -Eq "\[7\]|\[1000\]|\[33, 65\]|\[\]" "$TMP/s" &&
+	test "$(json_eval "$TMP/r" "[r[\"cases_passed\"] for r in recs if r.get(\"sample\") == \"wrong_tail\"][0]")" -gt 0
+'
+test_expect_success 'raising candidate is error with the exception text' '
+	test "$(verdict raises)" = error &&
+	json_eval "$TMP/r" "[r[\"detail\"] for r in recs if r.get(\"sample\") == \"raises\"][0]" | grep -q "always raises"
+'
+test_expect_success 'segfaulting candidate is crash by signal 11' '
+	test "$(verdict segfault)" = crash &&
+	json_eval "$TMP/r" "[r[\"detail\"] for r in recs if r.get(\"sample\") == \"segfault\"][0]" | grep -q "signal 11"
+'
+test_expect_success 'hanging candidate is timeout' 'test "$(verdict hang)" = timeout'
+test_expect_success 'summary counts 1 pass of 6' '
+	test "$(json_eval "$TMP/r" "recs[-1][\"pass\"], recs[-1][\"total\"]")" = "(1, 6)"
+'
+test_expect_success 'no worker is left running' '
+	! pgrep -f "runtime.worker.*" -u "$(id -u)" -a | grep -q "$TMP" &&
+	! pgrep -f "hang.py" >/dev/null
+'
+test_expect_success 'failing verdicts give exit 1 under --exit-status' '
+	expect_status 1 "$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter \
+		--solutions "$FIXTURES/candidates" --exit-status >/dev/null
+'
+test_done
