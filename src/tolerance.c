@@ -19,7 +19,8 @@ double tolerance_eps(const char *dtype)
 		return EPS_F32;
 	if (!strcmp(dtype, "float64") || !strcmp(dtype, "complex128"))
 		return EPS_F64;
-	if (!strcmp(dtype, "bool") || !strcmp(dtype, "uint8") || !strncmp(dtype, "int", 3))
+	if (!strcmp(dtype, "bool") || !strcmp(dtype, "uint8") || !strcmp(dtype, "int8") ||
+	    !strcmp(dtype, "int16") || !strcmp(dtype, "int32") || !strcmp(dtype, "int64"))
 		return 0;
 	return -1;
 }

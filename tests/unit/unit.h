@@ -43,7 +43,7 @@
 
 #include "kgb.h"
 
-#define UNIT_TIMEOUT_S 2
+#define UNIT_TIMEOUT_S 60
 
 /*
  * The Makefile links every source file of src/ but main.c, so the cmd_*.c files come along
