@@ -43,8 +43,8 @@ static int finish_tensor(json_t *t, struct strbuf *err)
 			strbuf_addf(err, "shape[%zu]: expected a non-negative integer", i);
 			return -EINVAL;
 		}
-		numel *= json_integer_value(x);
-		if (numel > CASES_MAX_NUMEL) {
+		if (__builtin_mul_overflow(numel, json_integer_value(x), &numel) ||
+		    numel > CASES_MAX_NUMEL) {
 			strbuf_addf(err, "shape: more than %lld elements", CASES_MAX_NUMEL);
 			return -E2BIG;
 		}

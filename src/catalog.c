@@ -465,6 +465,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 	if (r < 0) {
 		strbuf_addf(errs, "%s: cannot read: %s\n", file,
 			    r == -E2BIG ? "larger than 4 MiB" : strerror(-r));
+		strbuf_release(&text);
 		free(file);
 		return -EINVAL;
 	}

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
@@ -98,7 +99,8 @@ static int call_func(struct parser *ps, const char *name, json_t **argv, int arg
 		json_array_foreach(argv[0], i, x) {
 			if (!json_is_integer(x) || json_integer_value(x) < 0)
 				return fail(ps, "%s() needs a list of non-negative integers", name);
-			n *= json_integer_value(x);
+			if (__builtin_mul_overflow(n, json_integer_value(x), &n))
+				return fail(ps, "integer overflow in %s()", name);
 		}
 		*ret = json_integer(n);
 		return 0;
@@ -325,6 +327,10 @@ static int parse_unary(struct parser *ps, json_t **ret)
 	if (parse_unary(ps, &v) < 0)
 		return -EINVAL;
 	ps->depth--;
+	if (json_is_integer(v) && json_integer_value(v) == LLONG_MIN) {
+		json_decref(v);
+		return fail(ps, "integer overflow in '%s'", "-");
+	}
 	if (json_is_integer(v))
 		*ret = json_integer(-json_integer_value(v));
 	else if (json_is_real(v))
@@ -344,24 +350,43 @@ static int arith(struct parser *ps, const char *op, json_t *a, json_t *b, json_t
 	if (!json_is_number(a) || !json_is_number(b))
 		return fail(ps, "operator '%s' needs numbers", op);
 	if (json_is_integer(a) && json_is_integer(b) && strcmp(op, "/")) {
-		long long i = json_integer_value(a), j = json_integer_value(b);
+		long long i = json_integer_value(a), j = json_integer_value(b), k, q, m;
+		bool over;
 
 		switch (op[0]) {
 		case '+':
-			*ret = json_integer(i + j);
-			return 0;
+			over = __builtin_add_overflow(i, j, &k);
+			break;
 		case '-':
-			*ret = json_integer(i - j);
-			return 0;
+			over = __builtin_sub_overflow(i, j, &k);
+			break;
 		case '*':
-			*ret = json_integer(i * j);
-			return 0;
+			over = __builtin_mul_overflow(i, j, &k);
+			break;
 		default:
 			if (j == 0)
 				return fail(ps, "division by zero in '%s'", op);
-			*ret = json_integer(op[0] == '%' ? i % j : i / j);
-			return 0;
+			if (j == -1) {
+				/* C's LLONG_MIN / -1 overflows and LLONG_MIN % -1 traps. */
+				k = 0;
+				over = op[0] == '/' && __builtin_sub_overflow(0LL, i, &k);
+				break;
+			}
+			/* Python's rules, as for reals: `//` floors, `%` has the divisor's sign. */
+			q = i / j;
+			m = i % j;
+			if (m != 0 && (m < 0) != (j < 0)) {
+				q--;
+				m += j;
+			}
+			over = false;
+			k = op[0] == '%' ? m : q;
+			break;
 		}
+		if (over)
+			return fail(ps, "integer overflow in '%s'", op);
+		*ret = json_integer(k);
+		return 0;
 	}
 	x = json_number_value(a);
 	y = json_number_value(b);
@@ -378,7 +403,8 @@ static int arith(struct parser *ps, const char *op, json_t *a, json_t *b, json_t
 	case '%':
 		if (y == 0)
 			return fail(ps, "division by zero in '%s'", op);
-		*ret = json_real(fmod(x, y));
+		x = fmod(x, y);
+		*ret = json_real(x != 0 && (x < 0) != (y < 0) ? x + y : x);
 		break;
 	default:
 		if (y == 0)

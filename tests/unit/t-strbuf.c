@@ -59,7 +59,8 @@ static void test_trim_trailing(void **state)
 	static const struct {
 		const char *in, *out;
 	} rows[] = {
-		{"abc", "abc"}, {"abc \t\r\n\n", "abc"}, {" a b \n", " a b"}, {"\n\n", ""}, {"", ""},
+		{"abc", "abc"}, {"abc \t\r\n\n", "abc"}, {" a b \n", " a b"},
+		{"\n\n", ""},	{"", ""},
 	};
 
 	(void)state;

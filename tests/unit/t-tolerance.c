@@ -128,10 +128,10 @@ static void test_invalid(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		struct tolerance t = {-7, -7};
 
-		print_message("%s scale=%g atol_mult=%g rtol_mult=%g\n", rows[i].dtype, rows[i].scale,
-			      rows[i].atol_mult, rows[i].rtol_mult);
-		assert_int_equal(tolerance_compute(rows[i].dtype, 1, rows[i].scale, rows[i].atol_mult,
-						   rows[i].rtol_mult, &t),
+		print_message("%s scale=%g atol_mult=%g rtol_mult=%g\n", rows[i].dtype,
+			      rows[i].scale, rows[i].atol_mult, rows[i].rtol_mult);
+		assert_int_equal(tolerance_compute(rows[i].dtype, 1, rows[i].scale,
+						   rows[i].atol_mult, rows[i].rtol_mult, &t),
 				 -EINVAL);
 		/* Untouched on failure. */
 		assert_float_equal(t.atol, -7, 0);

@@ -4,8 +4,8 @@
  * Each test file defines a table of cmocka tests and ends with UNIT_MAIN(tests). The runner
  * executes every test in its own forked process under a UNIT_TIMEOUT_S alarm, so a crash, a
  * sanitizer report or a leak (LeakSanitizer runs when the child exits) fails that test alone;
- * the child's output is shown only when it fails. `t-foo NAME` runs one test; UNIT_NO_FORK=1
- * runs them in-process, for a debugger.
+ * the child's output is shown only when it fails. Each child gets its own TMPDIR, removed when it
+ * ends. `t-foo NAME` runs one test; UNIT_NO_FORK=1 runs them in-process, for a debugger.
  *
  * Specs in tests are written with single quotes for readability: unit_sq() turns every ' into ".
  * Tests touching the file system use the fixture struct unit_fx (cmocka setup/teardown): a
@@ -41,29 +41,7 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-#include "kgb.h"
-
 #define UNIT_TIMEOUT_S 60
-
-/*
- * The Makefile links every source file of src/ but main.c, so the cmd_*.c files come along
- * and need main.c's two helpers to link. No unit test runs a command: reaching these is a bug.
- */
-int kgb_usage_error(const char *cmd, const char *fmt, ...)
-{
-	(void)cmd;
-	(void)fmt;
-	fprintf(stderr, "unit test called kgb_usage_error()\n");
-	abort();
-}
-
-struct catalog *kgb_load_catalog(struct kgb_ctx *ctx, int *ret_exit)
-{
-	(void)ctx;
-	(void)ret_exit;
-	fprintf(stderr, "unit test called kgb_load_catalog()\n");
-	abort();
-}
 
 /* A copy of `s` with every single quote replaced by a double quote; owned. */
 static inline char *unit_sq(const char *s)
@@ -103,7 +81,7 @@ static inline void unit_assert_json_equal(json_t *a, json_t *b, const char *file
 		    y ? y : "(null)");
 	free(x);
 	free(y);
-	fail();
+	_fail(file, line);
 }
 
 /* Fails unless |a - b| <= rel * max(|a|, |b|); prints both values. */
@@ -140,7 +118,7 @@ static inline void unit_assert_line_has(const char *text, const char *a, const c
 		p += n + (nl ? 1 : 0);
 	}
 	print_error("%s:%d: no line has both '%s' and '%s' in:\n%s\n", file, line, a, b, text);
-	fail();
+	_fail(file, line);
 }
 
 /* Writes `text` to dir/rel, creating parent directories. */
@@ -188,19 +166,29 @@ struct unit_fx {
 	struct strbuf errs;
 };
 
-static inline int unit_fx_setup(void **state)
+/* A new directory under $TMPDIR (or /tmp); owned; NULL on failure. */
+static inline char *unit_mkdtemp(void)
 {
 	const char *tmp = getenv("TMPDIR");
-	struct unit_fx *fx = xcalloc(1, sizeof(*fx));
 	struct strbuf tmpl = STRBUF_INIT;
 
 	strbuf_addf(&tmpl, "%s/kgb-unit-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(tmpl.buf)) {
 		strbuf_release(&tmpl);
+		return NULL;
+	}
+	return strbuf_detach(&tmpl, NULL);
+}
+
+static inline int unit_fx_setup(void **state)
+{
+	struct unit_fx *fx = xcalloc(1, sizeof(*fx));
+
+	fx->root = unit_mkdtemp();
+	if (!fx->root) {
 		free(fx);
 		return -1;
 	}
-	fx->root = strbuf_detach(&tmpl, NULL);
 	strbuf_init(&fx->errs, 0);
 	*state = fx;
 	return 0;
@@ -242,23 +230,36 @@ static inline const struct task *unit_fx_load(struct unit_fx *fx, const char *sp
 
 #define unit_test_fx(f) cmocka_unit_test_setup_teardown(f, unit_fx_setup, unit_fx_teardown)
 
-/* Runs one test in a child process; returns whether it passed, printing its output if not. */
+/*
+ * Runs one test in a child process; returns whether it passed, printing its output if not.
+ * The child's TMPDIR is a directory removed afterwards, so even a test that crashes before its
+ * teardown leaves nothing behind.
+ */
 static inline bool unit_run_forked(const char *group, const struct CMUnitTest *test)
 {
 	struct strbuf out = STRBUF_INIT;
-	char chunk[4096];
+	char chunk[4096], *tmp = unit_mkdtemp();
 	int fds[2], status;
 	ssize_t n;
 	pid_t pid;
 
-	if (pipe2(fds, O_CLOEXEC) < 0)
+	if (!tmp || pipe2(fds, O_CLOEXEC) < 0) {
+		printf("FAILED   %s (cannot set up: %s)\n", test->name, strerror(errno));
+		free(tmp);
 		return false;
+	}
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		printf("FAILED   %s (cannot fork: %s)\n", test->name, strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		free(tmp);
 		return false;
+	}
 	if (pid == 0) {
+		setenv("TMPDIR", tmp, 1);
 		/* dup2() clears O_CLOEXEC on the copies; the originals are closed at once. */
 		dup2(fds[1], STDOUT_FILENO);
 		dup2(fds[1], STDERR_FILENO);
@@ -279,13 +280,15 @@ static inline bool unit_run_forked(const char *group, const struct CMUnitTest *t
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	(void)rm_rf(tmp);
+	free(tmp);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		printf("ok       %s\n", test->name);
 	} else {
 		fwrite(out.buf, 1, out.len, stdout);
 		if (WIFSIGNALED(status))
-			printf("FAILED   %s (killed by signal %d%s)\n", test->name, WTERMSIG(status),
-			       WTERMSIG(status) == SIGALRM ? ": timed out" : "");
+			printf("FAILED   %s (killed by signal %d%s)\n", test->name,
+			       WTERMSIG(status), WTERMSIG(status) == SIGALRM ? ": timed out" : "");
 		else
 			printf("FAILED   %s (exit status %d)\n", test->name, WEXITSTATUS(status));
 	}

@@ -119,12 +119,14 @@ def cumsum(self: torch.Tensor, dim: int, *, dtype=None) -> torch.Tensor:
         acc = tl.float64 if dtype == torch.float64 else tl.float32
     else:
         acc = tl.int64
+    # elements per tile; the CPU interpreter runs programs one by one: give it larger tiles
+    tile = 4096 if x.device.type != "cpu" else 65536
     if n_inner == 1:
-        block_l = min(triton.next_power_of_2(L), 1024)
-        block_c = min(triton.next_power_of_2(n_cols), max(1, 4096 // block_l))
+        block_l = min(triton.next_power_of_2(L), tile // 4, 8192)
+        block_c = min(triton.next_power_of_2(n_cols), max(1, tile // block_l))
     else:
         block_c = min(triton.next_power_of_2(n_cols), 64)
-        block_l = min(triton.next_power_of_2(L), max(1, 4096 // block_c))
+        block_l = min(triton.next_power_of_2(L), max(1, tile // block_c))
     n_cblk = triton.cdiv(n_cols, block_c)
     n_chunks = triton.cdiv(L, block_l)
     n_seg = 1

@@ -64,7 +64,7 @@ def _mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
 def _config(dtype, device_type):
     """(BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages)"""
     if device_type == "cpu":  # CPU interpreter: few, large programs
-        return 128, 128, 64, 4, 1
+        return 256, 256, 512, 4, 1
     if dtype == torch.float32:
         return 128, 128, 16, 8, 3
     if dtype == torch.float64:

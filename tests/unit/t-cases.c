@@ -1,0 +1,541 @@
+/* t-cases.c - case generation: the seeded product of referenced axes (docs/task-format.md). */
+#include "unit.h"
+
+#include "cases.h"
+#include "tolerance.h"
+
+/* One-entry spec: args and extra entry fields in single quotes. */
+#define ONE_ENTRY(args, extra)                                                                  \
+	"{'schema': 1, 'op': 'foo', 'source': 'aten', 'entries': [{'name': 'f',"                \
+	" 'signature': 'f(x)', 'args': [" args "]" extra "}]}"
+#define X_SHAPE_DTYPE "{'name': 'x', 'tensor': {'shape': '$shape', 'dtype': '$dtype'}}"
+/* A one-element tensor argument x (any dtype text, '$axis' included), a value argument v. */
+#define X_OF(dtype) "{'name': 'x', 'tensor': {'shape': [1], 'dtype': '" dtype "'}}"
+#define V_OF(value) "{'name': 'v', 'value': " value "}"
+
+/*
+ * Shared axes dtype and unused (no expression names it), f's own shape axis and perf shapes,
+ * and a second entry g that only uses dtype.
+ */
+static const char grid_spec[] =
+	"{'schema': 1, 'op': 'foo', 'source': 'aten',"
+	" 'axes': {'dtype': ['float16', 'float32'], 'unused': [1, 2, 3]},"
+	" 'entries': ["
+	"  {'name': 'f', 'signature': 'f(x)', 'args': [" X_SHAPE_DTYPE "],"
+	"   'axes': {'shape': [[2], [3], [4]]}, 'perf': {'shape': [[1024], [2048]]}},"
+	"  {'name': 'g', 'signature': 'g(x)',"
+	"   'args': [{'name': 'x', 'tensor': {'shape': [5], 'dtype': '$dtype'}}]}"
+	" ]}";
+
+static void generate_ok(const struct task *t, bool with_perf, unsigned long long run_seed,
+			struct case_list *l)
+{
+	struct strbuf err = STRBUF_INIT;
+	int r = cases_generate(t, with_perf, run_seed, l, &err);
+
+	if (r != 0)
+		fail_msg("cases_generate: %d: %s", r, err.buf);
+	assert_int_equal(err.len, 0);
+	strbuf_release(&err);
+}
+
+static void assert_case(const struct case_desc *c, const char *entry, bool timed,
+			const char *axes_sq)
+{
+	json_t *want = unit_json(axes_sq);
+
+	assert_string_equal(c->entry, entry);
+	assert_int_equal(c->timed, timed);
+	assert_json_equal(c->axes, want);
+	json_decref(want);
+}
+
+static void test_product_and_order(void **state)
+{
+	static const char *const f_axes[] = {
+		"{'dtype': 'float16', 'shape': [2]}", "{'dtype': 'float16', 'shape': [3]}",
+		"{'dtype': 'float16', 'shape': [4]}", "{'dtype': 'float32', 'shape': [2]}",
+		"{'dtype': 'float32', 'shape': [3]}", "{'dtype': 'float32', 'shape': [4]}",
+	};
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(fx, grid_spec);
+	struct case_list l = {0};
+	json_t *want;
+
+	/* 2 dtypes x 3 shapes for f (not x 3 for the unused axis), 2 dtypes for g. */
+	generate_ok(t, false, 0, &l);
+	assert_int_equal(l.nr, 6 + 2);
+	for (size_t i = 0; i < 6; i++) {
+		print_message("case %zu\n", i);
+		assert_case(&l.v[i], "f", false, f_axes[i]);
+		assert_int_equal(l.v[i].entry_idx, 0);
+	}
+	assert_case(&l.v[6], "g", false, "{'dtype': 'float16'}");
+	assert_case(&l.v[7], "g", false, "{'dtype': 'float32'}");
+	assert_int_equal(l.v[7].entry_idx, 1);
+	/* Arguments are resolved: no '$' left. */
+	want = unit_json("[{'name': 'x', 'tensor': {'shape': [3], 'dtype': 'float32',"
+			 " 'layout': 'contiguous', 'dist': 'normal'}}]");
+	assert_json_equal(l.v[4].args, want);
+	json_decref(want);
+	case_list_release(&l);
+	assert_int_equal(l.nr, 0);
+	assert_null(l.v);
+}
+
+static void test_perf_cases(void **state)
+{
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(fx, grid_spec);
+	struct case_list l = {0};
+
+	/* An entry's perf cases follow its checked ones: perf replaces shape, dtype stays. */
+	generate_ok(t, true, 0, &l);
+	assert_int_equal(l.nr, 6 + 4 + 2);
+	for (size_t i = 0; i < 6; i++)
+		assert_false(l.v[i].timed);
+	assert_case(&l.v[6], "f", true, "{'dtype': 'float16', 'shape': [1024]}");
+	assert_case(&l.v[7], "f", true, "{'dtype': 'float16', 'shape': [2048]}");
+	assert_case(&l.v[8], "f", true, "{'dtype': 'float32', 'shape': [1024]}");
+	assert_case(&l.v[9], "f", true, "{'dtype': 'float32', 'shape': [2048]}");
+	assert_case(&l.v[10], "g", false, "{'dtype': 'float16'}");
+	assert_case(&l.v[11], "g", false, "{'dtype': 'float32'}");
+	case_list_release(&l);
+}
+
+/* An axis named only in bytes, flops, reduce, scale or out_dtype multiplies the cases too. */
+static void test_refs_outside_args(void **state)
+{
+	static const struct {
+		const char *field;
+		size_t nr;
+	} rows[] = {
+		{", 'bytes': '4 * $n'", 3},
+		{", 'flops': '$n'", 3},
+		{", 'reduce': '$n'", 3},
+		{", 'scale': '$n'", 3},
+		{", 'bytes': 12", 1},
+	};
+	struct unit_fx *fx = *state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct strbuf spec = STRBUF_INIT;
+		struct case_list l = {0};
+
+		print_message("%s\n", rows[i].field);
+		strbuf_addf(&spec, ONE_ENTRY(V_OF("1"), "%s, 'axes': {'n': [1, 2, 3]}"),
+			    rows[i].field);
+		generate_ok(unit_fx_load(fx, spec.buf), false, 0, &l);
+		assert_int_equal(l.nr, rows[i].nr);
+		case_list_release(&l);
+		strbuf_release(&spec);
+	}
+}
+
+static void test_seeds(void **state)
+{
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(fx, grid_spec);
+	struct case_list a = {0}, b = {0}, other = {0}, checked_only = {0};
+
+	generate_ok(t, true, 42, &a);
+	generate_ok(t, true, 42, &b);
+	generate_ok(t, true, 43, &other);
+	generate_ok(t, false, 42, &checked_only);
+	assert_int_equal(a.nr, b.nr);
+	assert_int_equal(a.nr, other.nr);
+	for (size_t i = 0; i < a.nr; i++) {
+		print_message("case %zu\n", i);
+		/* deterministic */
+		assert_int_equal(a.v[i].seed, b.v[i].seed);
+		/* a different run seed changes every case */
+		assert_int_not_equal(a.v[i].seed, other.v[i].seed);
+		/* distinct between cases, timed or not, of every entry */
+		for (size_t j = 0; j < i; j++)
+			assert_int_not_equal(a.v[i].seed, a.v[j].seed);
+	}
+	/* Asking for perf cases does not move the seeds of the checked ones. */
+	for (size_t i = 0, j = 0; i < a.nr; i++) {
+		if (a.v[i].timed)
+			continue;
+		assert_int_equal(a.v[i].seed, checked_only.v[j].seed);
+		j++;
+	}
+	case_list_release(&a);
+	case_list_release(&b);
+	case_list_release(&other);
+	case_list_release(&checked_only);
+}
+
+/* The task's own seed is folded in. */
+static void test_seeds_task_seed(void **state)
+{
+	struct unit_fx *fx = *state;
+	struct case_list a = {0}, b = {0};
+
+	generate_ok(unit_fx_load(fx, ONE_ENTRY(X_SHAPE_DTYPE, ", 'axes': {'shape': [[1], [2]],"
+							      " 'dtype': ['float32']}")),
+		    false, 7, &a);
+	generate_ok(unit_fx_load(fx, "{'schema': 1, 'op': 'foo', 'source': 'aten', 'seed': 1,"
+				     " 'entries': [{'name': 'f', 'signature': 'f(x)', 'args': ["
+				     X_SHAPE_DTYPE "], 'axes': {'shape': [[1], [2]],"
+				     " 'dtype': ['float32']}}]}"),
+		    false, 7, &b);
+	assert_int_equal(a.nr, 2);
+	assert_int_equal(b.nr, 2);
+	for (size_t i = 0; i < a.nr; i++)
+		assert_int_not_equal(a.v[i].seed, b.v[i].seed);
+	case_list_release(&a);
+	case_list_release(&b);
+}
+
+static void test_descriptor_defaults(void **state)
+{
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(
+		fx, ONE_ENTRY("{'name': 'a', 'tensor': {'shape': [2], 'dtype': 'float32'}},"
+			      " {'name': 'b', 'tensor': {'shape': [2], 'dtype': 'int32'}},"
+			      " {'name': 'c', 'tensor': {'shape': [2], 'dtype': 'bool'}},"
+			      " {'name': 'd', 'tensor': {'shape': ['$n', 2], 'dtype': 'uint8',"
+			      "  'layout': 'strided', 'dist': 'uniform', 'low': 0, 'high': '$n'}},"
+			      " {'name': 'e', 'tensors': [{'shape': [1], 'dtype': 'int64'},"
+			      "  {'shape': [3], 'dtype': 'bfloat16', 'layout': '$layout'}]},"
+			      " {'name': 'f', 'value': '$n', 'keyword': true},"
+			      " {'name': 'g', 'dtype': '$dt'}",
+			      ", 'axes': {'n': [5], 'layout': ['offset'], 'dt': ['complex64']}"));
+	json_t *want = unit_json(
+		"[{'name': 'a', 'tensor': {'shape': [2], 'dtype': 'float32',"
+		"  'layout': 'contiguous', 'dist': 'normal'}},"
+		" {'name': 'b', 'tensor': {'shape': [2], 'dtype': 'int32',"
+		"  'layout': 'contiguous', 'dist': 'randint'}},"
+		" {'name': 'c', 'tensor': {'shape': [2], 'dtype': 'bool',"
+		"  'layout': 'contiguous', 'dist': 'bool'}},"
+		" {'name': 'd', 'tensor': {'shape': [5, 2], 'dtype': 'uint8',"
+		"  'layout': 'strided', 'dist': 'uniform', 'low': 0, 'high': 5}},"
+		" {'name': 'e', 'tensors': ["
+		"  {'shape': [1], 'dtype': 'int64', 'layout': 'contiguous', 'dist': 'randint'},"
+		"  {'shape': [3], 'dtype': 'bfloat16', 'layout': 'offset', 'dist': 'normal'}]},"
+		" {'name': 'f', 'value': 5, 'keyword': true},"
+		" {'name': 'g', 'dtype': 'complex64'}]");
+	struct case_list l = {0};
+
+	generate_ok(t, false, 0, &l);
+	assert_int_equal(l.nr, 1);
+	assert_json_equal(l.v[0].args, want);
+	json_decref(want);
+	case_list_release(&l);
+}
+
+static void test_out_dtype(void **state)
+{
+	static const struct {
+		const char *args, *extra;
+		const char *want[2];
+	} rows[] = {
+		/* the first tensor argument's dtype, skipping other kinds */
+		{V_OF("1") ", " X_OF("int32") ", {'name': 'y', 'tensor': {'shape': [1],"
+					     " 'dtype': 'float16'}}",
+		 "", {"int32"}},
+		{"{'name': 'xs', 'tensors': [{'shape': [1], 'dtype': 'bfloat16'}]}", "",
+		 {"bfloat16"}},
+		{X_OF("$dtype"), ", 'axes': {'dtype': ['float16', 'int64']}", {"float16", "int64"}},
+		/* no tensor at all */
+		{V_OF("1"), "", {"float32"}},
+		/* overridden */
+		{X_OF("float16"), ", 'out_dtype': 'float64'", {"float64"}},
+		{X_OF("float16"), ", 'out_dtype': '$odt', 'axes': {'odt': ['bool', 'complex128']}",
+		 {"bool", "complex128"}},
+		{X_OF("float16"), ", 'out_dtype': '$p.out', 'axes': {'p': [{'out': 'int8'}]}",
+		 {"int8"}},
+	};
+	struct unit_fx *fx = *state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct strbuf spec = STRBUF_INIT;
+		struct case_list l = {0};
+		size_t n = rows[i].want[1] ? 2 : 1;
+
+		print_message("%s %s\n", rows[i].args, rows[i].extra);
+		strbuf_addf(&spec, ONE_ENTRY("%s", "%s"), rows[i].args, rows[i].extra);
+		generate_ok(unit_fx_load(fx, spec.buf), false, 0, &l);
+		assert_int_equal(l.nr, n);
+		for (size_t k = 0; k < n; k++)
+			assert_string_equal(l.v[k].out_dtype, rows[i].want[k]);
+		case_list_release(&l);
+		strbuf_release(&spec);
+	}
+}
+
+static void test_tolerance_filled(void **state)
+{
+	static const struct {
+		const char *dtype;
+		double k, s;
+	} want[] = {
+		{"float16", 1, 0.5}, {"float16", 1, 3}, {"float16", 100, 0.5}, {"float16", 100, 3},
+		{"int32", 1, 0.5},   {"int32", 1, 3},	{"int32", 100, 0.5},   {"int32", 100, 3},
+	};
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(
+		fx, ONE_ENTRY(X_OF("$dtype"),
+			      ", 'reduce': '$k', 'scale': '$s',"
+			      " 'tolerance': {'atol': 2, 'rtol': 3},"
+			      " 'axes': {'dtype': ['float16', 'int32'], 'k': [1, 100],"
+			      " 's': [0.5, 3]}"));
+	struct case_list l = {0};
+
+	generate_ok(t, false, 0, &l);
+	assert_int_equal(l.nr, ARRAY_SIZE(want));
+	for (size_t i = 0; i < l.nr; i++) {
+		struct tolerance tol;
+
+		print_message("case %zu\n", i);
+		assert_string_equal(l.v[i].out_dtype, want[i].dtype);
+		assert_float_equal(l.v[i].reduce, want[i].k, 0);
+		assert_float_equal(l.v[i].scale, want[i].s, 0);
+		assert_int_equal(tolerance_compute(want[i].dtype, want[i].k, want[i].s, 2, 3, &tol),
+				 0);
+		assert_float_equal(l.v[i].tol.atol, tol.atol, 0);
+		assert_float_equal(l.v[i].tol.rtol, tol.rtol, 0);
+	}
+	/* integer outputs are exact; float ones are not */
+	assert_float_equal(l.v[4].tol.atol, 0, 0);
+	assert_true(l.v[0].tol.atol > 0 && l.v[0].tol.rtol > 0);
+	case_list_release(&l);
+}
+
+static void test_tolerance_defaults(void **state)
+{
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(
+		fx, ONE_ENTRY("{'name': 'x', 'tensor': {'shape': [4], 'dtype': 'float32'}}", ""));
+	struct case_list l = {0};
+	struct tolerance tol;
+
+	generate_ok(t, false, 0, &l);
+	assert_float_equal(l.v[0].reduce, 1, 0);
+	assert_float_equal(l.v[0].scale, 1, 0);
+	assert_int_equal(tolerance_compute("float32", 1, 1, 1, 1, &tol), 0);
+	assert_float_equal(l.v[0].tol.atol, tol.atol, 0);
+	assert_float_equal(l.v[0].tol.rtol, tol.rtol, 0);
+	case_list_release(&l);
+}
+
+static void test_cost_model(void **state)
+{
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(
+		fx, "{'schema': 1, 'op': 'foo', 'source': 'aten',"
+		    " 'axes': {'shape': [[2, 3], [10]], 'dtype': ['float16']},"
+		    " 'entries': ["
+		    "  {'name': 'f', 'signature': 'f(x)', 'args': [" X_SHAPE_DTYPE "],"
+		    "   'bytes': '2 * numel($shape) * itemsize($dtype)',"
+		    "   'flops': 'numel($shape) / 4'},"
+		    "  {'name': 'g', 'signature': 'g(x)', 'args': [" X_SHAPE_DTYPE "], 'flops': 7},"
+		    "  {'name': 'h', 'signature': 'h(x)', 'args': [" X_SHAPE_DTYPE "]}]}");
+	struct case_list l = {0};
+
+	generate_ok(t, false, 0, &l);
+	assert_int_equal(l.nr, 6);
+	assert_float_equal(l.v[0].bytes, 24, 0);
+	assert_float_equal(l.v[0].flops, 1.5, 0);
+	assert_float_equal(l.v[1].bytes, 40, 0);
+	assert_float_equal(l.v[1].flops, 2.5, 0);
+	/* a number is taken as is; no cost model is < 0 */
+	assert_true(l.v[2].bytes < 0);
+	assert_float_equal(l.v[2].flops, 7, 0);
+	assert_true(l.v[4].bytes < 0);
+	assert_true(l.v[4].flops < 0);
+	case_list_release(&l);
+}
+
+/* A spec with axes a (na values) and b (nb values), both used, and perf over b. */
+static char *grid_of(size_t na, size_t nb, size_t nperf)
+{
+	json_t *spec = unit_json(
+		ONE_ENTRY("{'name': 'x', 'value': '$a'}, {'name': 'y', 'value': '$b'}",
+			  ", 'axes': {'a': [], 'b': []}, 'perf': {'b': []}"));
+	json_t *e = json_array_get(json_object_get(spec, "entries"), 0);
+	json_t *axes = json_object_get(e, "axes"), *perf = json_object_get(e, "perf");
+	char *text;
+
+	for (size_t i = 0; i < na; i++)
+		json_array_append_new(json_object_get(axes, "a"), json_integer((json_int_t)i));
+	for (size_t i = 0; i < nb; i++)
+		json_array_append_new(json_object_get(axes, "b"), json_integer((json_int_t)i));
+	for (size_t i = 0; i < nperf; i++)
+		json_array_append_new(json_object_get(perf, "b"), json_integer((json_int_t)i));
+	text = json_dumps(spec, JSON_COMPACT);
+	json_decref(spec);
+	return text;
+}
+
+static void test_too_many_cases(void **state)
+{
+	static const struct {
+		size_t na, nb, nperf;
+		bool with_perf;
+		int want;
+		const char *msg;
+	} rows[] = {
+		{64, 64, 1, true, 0, NULL}, /* 4096: the limit itself */
+		{65, 64, 1, true, -E2BIG, "entries[0]: more than 4096 cases; cut the grid"},
+		{4097, 1, 1, false, -E2BIG, "entries[0]: more than 4096 cases"},
+		/* the perf grid has its own limit, checked only when perf cases are asked for */
+		{64, 1, 65, false, 0, NULL},
+		{64, 1, 65, true, -E2BIG, "entries[0].perf: more than 4096 cases"},
+	};
+	struct unit_fx *fx = *state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		char *spec = grid_of(rows[i].na, rows[i].nb, rows[i].nperf);
+		const struct task *t = unit_fx_load(fx, spec);
+		struct case_list l = {0};
+		struct strbuf err = STRBUF_INIT;
+		int r;
+
+		print_message("%zu x %zu, perf %zu%s\n", rows[i].na, rows[i].nb, rows[i].nperf,
+			      rows[i].with_perf ? " (with perf)" : "");
+		r = cases_generate(t, rows[i].with_perf, 0, &l, &err);
+		assert_int_equal(r, rows[i].want);
+		if (r == 0) {
+			size_t nperf = rows[i].with_perf ? rows[i].na * rows[i].nperf : 0;
+
+			assert_int_equal(l.nr, rows[i].na * rows[i].nb + nperf);
+		} else {
+			assert_contains(err.buf, rows[i].msg);
+			/* nothing handed out on failure */
+			assert_int_equal(l.nr, 0);
+			assert_null(l.v);
+		}
+		case_list_release(&l);
+		strbuf_release(&err);
+		free(spec);
+	}
+}
+
+/* Tensor x over $shape and $dtype with these axes; int8 tensor x with one more field. */
+#define X_AXES(axes) ONE_ENTRY(X_SHAPE_DTYPE, ", 'axes': {" axes "}")
+#define X_FIELD(field, axes)                                                                    \
+	ONE_ENTRY("{'name': 'x', 'tensor': {'shape': [1], 'dtype': 'int8', " field "}}",       \
+		  ", 'axes': {" axes "}")
+
+/* Values only known after substitution are validated per case, with the case in the message. */
+static void test_invalid_cases(void **state)
+{
+	static const struct {
+		const char *what, *spec;
+		bool with_perf;
+		int want;
+		const char *msg;
+	} rows[] = {
+		{"shape not a list", X_AXES("'shape': [[2], 3, [4]], 'dtype': ['int8']"), false,
+		 -EINVAL,
+		 "entries[0] case 1: shape: expected a list of integers after substitution "
+		 "(argument 'x')"},
+		{"perf shape not a list",
+		 ONE_ENTRY(X_SHAPE_DTYPE, ", 'axes': {'shape': [[2]], 'dtype': ['int8']},"
+					  " 'perf': {'shape': [[2], 'big']}"),
+		 true, -EINVAL, "entries[0].perf case 1: shape: expected a list of integers"},
+		{"second entry",
+		 "{'schema': 1, 'op': 'foo', 'source': 'aten',"
+		 " 'axes': {'shape': [[1], [2, 'a']], 'dtype': ['int8']}, 'entries': ["
+		 "{'name': 'f', 'signature': 'f(x)', 'args': [" V_OF("1") "]},"
+		 "{'name': 'g', 'signature': 'g(x)', 'args': [" X_SHAPE_DTYPE "]}]}",
+		 false, -EINVAL, "entries[1] case 1: shape[1]: expected a non-negative integer"},
+		{"negative dim", X_AXES("'shape': [[2, -1]], 'dtype': ['int8']"), false, -EINVAL,
+		 "entries[0] case 0: shape[1]: expected a non-negative integer"},
+		{"bad dtype value", X_AXES("'shape': [[2]], 'dtype': ['float32', 'half']"), false,
+		 -EINVAL,
+		 "entries[0] case 1: dtype: expected a dtype name after substitution "
+		 "(argument 'x')"},
+		{"bad layout value", X_FIELD("'layout': '$l'", "'l': ['tiled']"), false, -EINVAL,
+		 "entries[0] case 0: layout: expected a layout name"},
+		{"bad dist value", X_FIELD("'dist': '$d'", "'d': ['ones', 7]"), false, -EINVAL,
+		 "entries[0] case 1: dist: expected a distribution name"},
+		{"scale not a number", X_FIELD("'scale': '$s'", "'s': [[1]]"), false, -EINVAL,
+		 "entries[0] case 0: scale: expected a number after substitution"},
+		{"tensors not a list",
+		 ONE_ENTRY("{'name': 'xs', 'tensors': '$t'}", ", 'axes': {'t': [3]}"), false,
+		 -EINVAL, "entries[0] case 0: tensors: expected a list after substitution"},
+		{"tensors of non-objects",
+		 ONE_ENTRY("{'name': 'xs', 'tensors': '$t'}", ", 'axes': {'t': [[1]]}"), false,
+		 -EINVAL,
+		 "entries[0] case 0: tensors: expected descriptor objects (argument 'xs')"},
+		{"bad dtype arg",
+		 ONE_ENTRY("{'name': 'd', 'dtype': '$d'}", ", 'axes': {'d': ['f8']}"), false,
+		 -EINVAL,
+		 "entries[0] case 0: dtype: expected a dtype name after substitution "
+		 "(argument 'd')"},
+		{"expression error in args", ONE_ENTRY(V_OF("'$n // 0'"), ", 'axes': {'n': [1]}"),
+		 false, -EINVAL, "entries[0] case 0: division by zero"},
+		{"reduce not a number",
+		 ONE_ENTRY(V_OF("1"), ", 'reduce': '$n', 'axes': {'n': [[4]]}"), false, -EINVAL,
+		 "entries[0] case 0: expression does not give a number (reduce)"},
+		{"bytes expression error",
+		 ONE_ENTRY(V_OF("'$n'"), ", 'bytes': 'numel($n)', 'axes': {'n': [2]}"), false,
+		 -EINVAL, "numel() takes one list"},
+		{"bad out_dtype value",
+		 ONE_ENTRY(V_OF("1"), ", 'out_dtype': '$o', 'axes': {'o': ['half']}"), false,
+		 -EINVAL,
+		 "entries[0] case 0: out_dtype: expected a dtype name after substitution"},
+		{"zero scale", ONE_ENTRY(V_OF("1"), ", 'scale': 0"), false, -EINVAL,
+		 "entries[0] case 0: tolerance: bad inputs"},
+		{"too many elements", X_AXES("'shape': [[17179869184, 2]], 'dtype': ['int8']"),
+		 false, -E2BIG, "entries[0] case 0: shape: more than 17179869184 elements"},
+		/* a product past 64 bits is over the limit too, not undefined behaviour */
+		{"numel overflow",
+		 X_AXES("'shape': [[17179869184, 17179869184, 8]], 'dtype': ['int8']"), false,
+		 -E2BIG, "entries[0] case 0: shape: more than 17179869184 elements"},
+	};
+	struct unit_fx *fx = *state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		const struct task *t;
+		struct case_list l = {0};
+		struct strbuf err = STRBUF_INIT;
+
+		print_message("%s\n", rows[i].what);
+		t = unit_fx_load(fx, rows[i].spec);
+		assert_int_equal(cases_generate(t, rows[i].with_perf, 0, &l, &err), rows[i].want);
+		assert_contains(err.buf, rows[i].msg);
+		assert_int_equal(l.nr, 0);
+		assert_null(l.v);
+		strbuf_release(&err);
+	}
+}
+
+static void test_axes_summary(void **state)
+{
+	json_t *axes = unit_json("{'shape': [40999], 'dtype': 'float16', 'layout': 'strided',"
+				 " 'pair': {'a': 1}}");
+	char *s = cases_axes_summary(axes);
+
+	(void)state;
+	assert_string_equal(s, "shape=[40999] dtype=float16 layout=strided pair={\"a\":1}");
+	free(s);
+	json_decref(axes);
+	axes = json_object();
+	s = cases_axes_summary(axes);
+	assert_string_equal(s, "");
+	free(s);
+	json_decref(axes);
+}
+
+static const struct CMUnitTest tests[] = {
+	unit_test_fx(test_product_and_order),
+	unit_test_fx(test_perf_cases),
+	unit_test_fx(test_refs_outside_args),
+	unit_test_fx(test_seeds),
+	unit_test_fx(test_seeds_task_seed),
+	unit_test_fx(test_descriptor_defaults),
+	unit_test_fx(test_out_dtype),
+	unit_test_fx(test_tolerance_filled),
+	unit_test_fx(test_tolerance_defaults),
+	unit_test_fx(test_cost_model),
+	unit_test_fx(test_too_many_cases),
+	unit_test_fx(test_invalid_cases),
+	cmocka_unit_test(test_axes_summary),
+};
+
+UNIT_MAIN(tests)
