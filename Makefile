@@ -54,10 +54,8 @@ check-runtime: setup
 check-cli: build/kgb build/kgb-san
 	tests/cli/run-all.sh
 
-check: setup build/kgb
-	$(MAKE) check-unit
-	$(MAKE) check-runtime
-	$(MAKE) check-cli
+check: setup build/kgb build/kgb-san
+	tests/check.sh
 
 format:
 	clang-format -i src/*.c src/*.h src/util/*.c src/util/*.h tests/unit/*.c tests/unit/*.h

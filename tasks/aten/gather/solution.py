@@ -17,10 +17,14 @@ import triton.language as tl
 def _gather_kernel(self_ptr, idx_ptr, out_ptr, n_rows, n_cols, z1, z2, z3,
                    i0, i1, i2, i3, i_c, s0, s1, s2, s3, s_c, o0, o1, o2, o3, o_c, s_dim,
                    BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
-    pid_r = tl.program_id(0)
-    pid_c = tl.program_id(1)
-    rows = pid_r.to(tl.int64) * BLOCK_R + tl.arange(0, BLOCK_R)
-    cols = pid_c.to(tl.int64) * BLOCK_C + tl.arange(0, BLOCK_C)
+    # one grid axis (the second is limited to 65535 programs); row blocks vary fastest, so
+    # programs running together share a column range (L2 reuse of broadcast/gathered data)
+    pid = tl.program_id(0).to(tl.int64)
+    n_rblk = tl.cdiv(n_rows, BLOCK_R)
+    pid_c = pid // n_rblk
+    pid_r = pid - pid_c * n_rblk
+    rows = pid_r * BLOCK_R + tl.arange(0, BLOCK_R)
+    cols = pid_c * BLOCK_C + tl.arange(0, BLOCK_C)
     # row -> coordinates of the four leading dimensions
     c3 = rows % z3
     t = rows // z3
@@ -54,6 +58,18 @@ def _coalesce(sizes, *strides):
     return dims
 
 
+_TILE, _MAX_C, _WARPS = 4096, 512, 4
+
+
+def _tiles(n_rows, n_cols, cpu):
+    # the CPU interpreter runs programs one by one: give it few, large tiles; on a GPU keep
+    # tiles of _TILE elements, smaller when that leaves too few programs to fill the device
+    tile = 65536 if cpu else max(256, min(_TILE, triton.next_power_of_2(n_rows * n_cols // 512)))
+    block_c = min(triton.next_power_of_2(n_cols), 8192 if cpu else _MAX_C, tile)
+    block_r = min(triton.next_power_of_2(n_rows), max(1, tile // block_c))
+    return block_r, block_c, _WARPS
+
+
 def _launch(self, dim, index, out):
     sizes = list(index.shape)
     s_strides = [0 if d == dim else st for d, st in enumerate(self.stride())]
@@ -69,18 +85,15 @@ def _launch(self, dim, index, out):
     n_cols, (i_c, s_c, o_c) = dims[-1]
     (z0, st0), (z1, st1), (z2, st2), (z3, st3) = dims[:-1]
     n_rows = z0 * z1 * z2 * z3
-    cpu = out.device.type == "cpu"  # the CPU interpreter runs programs one by one: larger tiles
-    tile = 65536 if cpu else 4096
-    block_c = min(triton.next_power_of_2(n_cols), 8192 if cpu else 512)
-    block_r = min(triton.next_power_of_2(n_rows), max(1, tile // block_c))
-    grid = (triton.cdiv(n_rows, block_r), triton.cdiv(n_cols, block_c))
+    block_r, block_c, warps = _tiles(n_rows, n_cols, out.device.type == "cpu")
+    grid = (triton.cdiv(n_rows, block_r) * triton.cdiv(n_cols, block_c),)
     _gather_kernel[grid](
         self, index, out, n_rows, n_cols, z1, z2, z3,
         st0[0], st1[0], st2[0], st3[0], i_c,
         st0[1], st1[1], st2[1], st3[1], s_c,
         st0[2], st1[2], st2[2], st3[2], o_c,
         self.stride(dim),
-        BLOCK_R=block_r, BLOCK_C=block_c, num_warps=4)
+        BLOCK_R=block_r, BLOCK_C=block_c, num_warps=warps)
 
 
 def gather(self: torch.Tensor, dim: int, index: torch.Tensor, *, sparse_grad: bool = False) -> torch.Tensor:

@@ -15,11 +15,15 @@ import triton.language as tl
 @triton.jit
 def _masked_fill_kernel(x_ptr, m_ptr, value, n_rows, n_cols, z1, z2, z3,
                         x0, x1, x2, x3, x_c, m0, m1, m2, m3, m_c,
-                        BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
-    pid_r = tl.program_id(0)
-    pid_c = tl.program_id(1)
-    rows = pid_r.to(tl.int64) * BLOCK_R + tl.arange(0, BLOCK_R)
-    cols = pid_c.to(tl.int64) * BLOCK_C + tl.arange(0, BLOCK_C)
+                        BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr, FULL_WRITE: tl.constexpr):
+    # one grid axis (the second is limited to 65535 programs); row blocks vary fastest, so
+    # programs running together share a column range (L2 reuse of broadcast/gathered data)
+    pid = tl.program_id(0).to(tl.int64)
+    n_rblk = tl.cdiv(n_rows, BLOCK_R)
+    pid_c = pid // n_rblk
+    pid_r = pid - pid_c * n_rblk
+    rows = pid_r * BLOCK_R + tl.arange(0, BLOCK_R)
+    cols = pid_c * BLOCK_C + tl.arange(0, BLOCK_C)
     c3 = rows % z3
     t = rows // z3
     c2 = t % z2
@@ -34,7 +38,14 @@ def _masked_fill_kernel(x_ptr, m_ptr, value, n_rows, n_cols, z1, z2, z3,
         v = tl.full([BLOCK_R, BLOCK_C], value, tl.float32).to(x_ptr.dtype.element_ty)
     else:
         v = tl.full([BLOCK_R, BLOCK_C], value, x_ptr.dtype.element_ty)
-    tl.store(x_ptr + (x_row[:, None] + cols[None, :] * x_c), v, mask=inb & fill)
+    ptrs = x_ptr + (x_row[:, None] + cols[None, :] * x_c)
+    if FULL_WRITE:
+        # rewrite whole sectors (old value where the mask is false): a scattered partial write
+        # costs the memory system a read-modify-write anyway
+        v = tl.where(fill, v, tl.load(ptrs, mask=inb))
+        tl.store(ptrs, v, mask=inb)
+    else:
+        tl.store(ptrs, v, mask=inb & fill)
 
 
 _MAX_DIMS = 5
@@ -54,6 +65,18 @@ def _coalesce(sizes, *strides):
     return dims
 
 
+_TILE, _MAX_C, _WARPS, _FULL_WRITE = 4096, 1024, 4, True
+
+
+def _tiles(n_rows, n_cols, cpu):
+    # the CPU interpreter runs programs one by one: give it few, large tiles; on a GPU keep
+    # tiles of _TILE elements, smaller when that leaves too few programs to fill the device
+    tile = 65536 if cpu else max(256, min(_TILE, triton.next_power_of_2(n_rows * n_cols // 512)))
+    block_c = min(triton.next_power_of_2(n_cols), 8192 if cpu else _MAX_C, tile)
+    block_r = min(triton.next_power_of_2(n_rows), max(1, tile // block_c))
+    return block_r, block_c, _WARPS
+
+
 def _launch(x, m, value):
     dims = _coalesce(list(x.shape), list(x.stride()), list(m.stride()))
     if len(dims) > _MAX_DIMS:
@@ -66,16 +89,13 @@ def _launch(x, m, value):
     n_cols, (x_c, m_c) = dims[-1]
     (z0, st0), (z1, st1), (z2, st2), (z3, st3) = dims[:-1]
     n_rows = z0 * z1 * z2 * z3
-    cpu = x.device.type == "cpu"  # the CPU interpreter runs programs one by one: larger tiles
-    tile = 65536 if cpu else 4096
-    block_c = min(triton.next_power_of_2(n_cols), 8192 if cpu else 1024)
-    block_r = min(triton.next_power_of_2(n_rows), max(1, tile // block_c))
-    grid = (triton.cdiv(n_rows, block_r), triton.cdiv(n_cols, block_c))
+    block_r, block_c, warps = _tiles(n_rows, n_cols, x.device.type == "cpu")
+    grid = (triton.cdiv(n_rows, block_r) * triton.cdiv(n_cols, block_c),)
     _masked_fill_kernel[grid](
         x, m, value, n_rows, n_cols, z1, z2, z3,
         st0[0], st1[0], st2[0], st3[0], x_c,
         st0[1], st1[1], st2[1], st3[1], m_c,
-        BLOCK_R=block_r, BLOCK_C=block_c, num_warps=4)
+        BLOCK_R=block_r, BLOCK_C=block_c, FULL_WRITE=_FULL_WRITE, num_warps=warps)
 
 
 def masked_fill__Scalar(self: torch.Tensor, mask: torch.Tensor, value) -> torch.Tensor:

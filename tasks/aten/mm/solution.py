@@ -17,7 +17,7 @@ def _mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
                s_am, s_ak, s_bk, s_bn, s_cm, s_cn,
                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                GROUP_M: tl.constexpr, EVEN_K: tl.constexpr, PRECISION: tl.constexpr,
-               ACC: tl.constexpr, UPCAST: tl.constexpr):
+               ACC: tl.constexpr, UPCAST: tl.constexpr, TWO_LEVEL: tl.constexpr = False):
     pid = tl.program_id(0)
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
@@ -52,7 +52,10 @@ def _mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
             # float16; the float32 products of 16-bit values are exact, so this changes nothing
             a = a.to(tl.float32)
             b = b.to(tl.float32)
-        acc = tl.dot(a, b, acc, input_precision=PRECISION, out_dtype=ACC)
+        if TWO_LEVEL:
+            acc += tl.dot(a, b, input_precision=PRECISION, out_dtype=ACC)
+        else:
+            acc = tl.dot(a, b, acc, input_precision=PRECISION, out_dtype=ACC)
         a_ptrs += BLOCK_K * s_ak
         b_ptrs += BLOCK_K * s_bk
 
@@ -61,15 +64,55 @@ def _mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
     tl.store(c_ptrs, c, mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
 
 
-def _config(dtype, device_type):
+def _config(dtype, device_type, b_k_major=False):
     """(BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages)"""
     if device_type == "cpu":  # CPU interpreter: few, large programs
         return 256, 256, 512, 4, 1
     if dtype == torch.float32:
-        return 128, 128, 16, 8, 3
+        return 64, 128, 32, 4, 3
     if dtype == torch.float64:
         return 64, 64, 16, 4, 2
-    return 128, 256, 64, 8, 3
+    return (256, 128, 64, 8, 3) if b_k_major else (128, 256, 64, 8, 3)
+
+
+def _dense(t, row_major_first):
+    """A dense copy of a 2-D operand, row-major or column-major, whichever keeps the leading
+    dimension 16-byte aligned (row_major_first says which to try first); None if neither."""
+    es = t.element_size()
+    for row_major in ((True, False) if row_major_first else (False, True)):
+        lead = t.shape[1] if row_major else t.shape[0]
+        if lead * es % 16 == 0:
+            return t.contiguous() if row_major else t.t().contiguous().t()
+    return None
+
+
+def _well_laid(t, need_row_major):
+    """Whether a 2-D operand is dense along one dim with a 16-byte aligned base and leading
+    stride (what the tensor-core pipeline wants); need_row_major also asks for stride(1) == 1."""
+    es = t.element_size()
+    if t.data_ptr() % 16:
+        return False
+    if t.stride(1) == 1 or t.shape[1] == 1:
+        return t.stride(0) * es % 16 == 0 or t.shape[0] == 1
+    if need_row_major:
+        return False
+    return t.stride(0) == 1 and t.stride(1) * es % 16 == 0
+
+
+def _prepare(a, b):
+    """On a GPU, copy an operand whose layout would force slow loads (misaligned, strided, or
+    for float32 not row-major) once it is reused enough for the copy to pay off."""
+    if a.device.type == "cpu":
+        return a, b
+    full = a.dtype in (torch.float32, torch.float64)  # the FMA path prefers row-major tiles
+    M, N = a.shape[0], b.shape[1]
+    if N >= 128 and not _well_laid(a, full):
+        c = _dense(a, full or a.stride(1) == 1)
+        a = c if c is not None else a
+    if M >= 128 and not _well_laid(b, full):
+        c = _dense(b, full or b.stride(1) == 1)
+        b = c if c is not None else b
+    return a, b
 
 
 def mm(self: torch.Tensor, mat2: torch.Tensor) -> torch.Tensor:
@@ -84,13 +127,14 @@ def mm(self: torch.Tensor, mat2: torch.Tensor) -> torch.Tensor:
     out = torch.empty((M, N), dtype=self.dtype, device=self.device)
     if M == 0 or N == 0:
         return out
-    bm, bn, bk, warps, stages = _config(self.dtype, self.device.type)
+    a, b = _prepare(self, mat2)
+    bm, bn, bk, warps, stages = _config(self.dtype, self.device.type, b.stride(0) == 1 and b.stride(1) != 1)
     acc = tl.float64 if self.dtype == torch.float64 else tl.float32
     prec = "ieee" if self.dtype in (torch.float32, torch.float64) or self.device.type == "cpu" else "tf32"
     grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn),)
     _mm_kernel[grid](
-        self, mat2, out, M, N, K,
-        self.stride(0), self.stride(1), mat2.stride(0), mat2.stride(1),
+        a, b, out, M, N, K,
+        a.stride(0), a.stride(1), b.stride(0), b.stride(1),
         out.stride(0), out.stride(1),
         BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, GROUP_M=8, EVEN_K=(K % bk == 0),
         PRECISION=prec, ACC=acc, UPCAST=self.device.type == "cpu", num_warps=warps, num_stages=stages)

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs every test suite (C units, Python runtime, CLI end to end), each even if an earlier one
+# failed, and closes with one "check: N passed, N failed" line summing the three.
+set -u
+cd "$(dirname "$0")/.."
+pass=0
+fail=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+suite() { # suite NAME COMMAND...: run, tee, and add its counts
+	local name=$1 rc=0 p f
+	shift
+	echo "=== $name"
+	"$@" 2>&1 | tee "$log" || rc=$?
+	rc=${PIPESTATUS[0]}
+	case $name in
+	unit)
+		p=$(awk '/: [0-9]+ of [0-9]+ tests passed$/ { s += $(NF-4) } END { print s + 0 }' "$log")
+		f=$(awk '/: [0-9]+ of [0-9]+ tests passed$/ { s += $(NF-2) - $(NF-4) } END { print s + 0 }' "$log")
+		;;
+	runtime)
+		p=$(grep -Eo '[0-9]+ passed' "$log" | tail -1 | grep -Eo '[0-9]+')
+		f=$(grep -Eo '[0-9]+ (failed|error)' "$log" | awk '{ s += $1 } END { print s + 0 }')
+		;;
+	cli)
+		p=$(sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log")
+		f=$(sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log")
+		;;
+	esac
+	p=${p:-0}
+	f=${f:-0}
+	# A suite that failed without counting a failure (a build error, a crash) counts as one.
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+	pass=$((pass + p))
+	fail=$((fail + f))
+}
+
+suite unit make --no-print-directory check-unit
+suite runtime env TRITON_INTERPRET=1 .venv/bin/python -m pytest -q tests/runtime
+suite cli make --no-print-directory check-cli
+echo "check: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
