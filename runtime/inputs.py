@@ -28,7 +28,8 @@ DTYPES: dict[str, torch.dtype] = {
     "complex64": torch.complex64, "complex128": torch.complex128,
 }
 LAYOUTS = frozenset({"contiguous", "transposed", "strided", "offset", "expanded"})
-DISTS = frozenset({"normal", "uniform", "randint", "bool", "ones", "zeros", "arange", "special"})
+DISTS = frozenset({"normal", "uniform", "randint", "bool", "ones", "zeros", "arange", "special",
+                   "poison"})
 
 _MASK64 = (1 << 64) - 1
 # task-format.md: "about 1 in 8 values replaced by inf, -inf, nan, 0 or -0".
@@ -107,9 +108,10 @@ def parse_arg(d: Any) -> ArgSpec:
     if not isinstance(d, dict) or not isinstance(d.get("name"), str):
         raise ValueError(f"expected an argument object with a 'name', got {d!r}")
     name, keyword = d["name"], bool(d.get("keyword", False))
-    kinds = [k for k in ("tensor", "tensors", "value", "dtype") if k in d]
+    kinds = [k for k in ("tensor", "tensors", "value", "dtype", "device") if k in d]
     if len(kinds) != 1:
-        raise ValueError(f"argument '{name}': expected one of tensor, tensors, value, dtype")
+        raise ValueError(f"argument '{name}': expected one of tensor, tensors, value, dtype, "
+                         "device")
     kind = kinds[0]
     try:
         if kind == "tensor":
@@ -144,6 +146,11 @@ def _values(desc: TensorDesc, n: int, g: torch.Generator) -> torch.Tensor:
     wide = dt in (torch.float64, torch.complex128)
     if dist == "special" and not (dt.is_floating_point or dt.is_complex):
         dist = "bool" if dt == torch.bool else "randint"
+    if dist == "poison":
+        # Storage an op must overwrite (out= arguments): NaN, or the largest integer.
+        if dt.is_floating_point or dt.is_complex:
+            return torch.full((n,), float("nan"), dtype=dt)
+        return torch.full((n,), True if dt == torch.bool else torch.iinfo(dt).max, dtype=dt)
     if dist in ("ones", "zeros", "arange"):
         make = {"ones": torch.ones, "zeros": torch.zeros}.get(dist)
         v = make(n, dtype=torch.float64) if make else torch.arange(n, dtype=torch.int64)
@@ -226,6 +233,8 @@ def build_args(specs: Sequence[ArgSpec], seed: int,
                      for j, d in enumerate(spec.value)]
         elif spec.kind == "dtype":
             value = DTYPES[spec.value]
+        elif spec.kind == "device":
+            value = torch.device(device)  # the platform's device, whatever the spec says
         else:
             value = copy.deepcopy(spec.value)
         out.append(BuiltArg(spec.name, value, spec.keyword))

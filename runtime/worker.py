@@ -54,7 +54,7 @@ class EntrySpec:
 
     name: str
     mutates: tuple[str, ...] = ()
-    returns: str = "value"  # value, none or an argument name
+    returns: str | tuple[str, ...] = "value"  # value, none, an argument name, or a tuple of them
     reference_precision: str = "float64"  # float64 or native
 
 
@@ -205,6 +205,21 @@ def _trace(e: BaseException, frames: int | None = _TRACE_FRAMES) -> str:
 _REQUIRED = object()
 
 
+def _check_returns(entry: EntrySpec, out: Any, args: tuple[BuiltArg, ...]) -> str | None:
+    """An in-place or out= entry must return the argument(s) it wrote, not copies."""
+    names = entry.returns if isinstance(entry.returns, tuple) else (entry.returns,)
+    by_name = {a.name: a.value for a in args}
+    if not all(n in by_name for n in names):
+        return None  # "value" or "none": nothing to alias
+    outs = out if isinstance(entry.returns, tuple) else (out,)
+    if not isinstance(outs, (tuple, list)) or len(outs) != len(names):
+        return f"output: must be the tuple of arguments {', '.join(names)}"
+    for o, n in zip(outs, names):
+        if not aliases(o, by_name[n]):
+            return f"output: must be argument '{n}' itself (the op writes it in place)"
+    return None
+
+
 def _field(obj: dict[str, Any], key: str, types: type | tuple[type, ...], path: str,
            default: Any = _REQUIRED) -> Any:
     if key not in obj:
@@ -262,8 +277,13 @@ def parse_job(line: bytes) -> Job:
         precision = _field(e, "reference_precision", str, path, "float64")
         if precision not in ("float64", "native"):
             raise ValueError(f"{path}.reference_precision: unknown '{_cap(precision, 80)}'")
-        entries.append(EntrySpec(_field(e, "name", str, path), tuple(mutates),
-                                 _field(e, "returns", str, path, "value"), precision))
+        returns = _field(e, "returns", (str, list), path, "value")
+        if isinstance(returns, list):
+            if not returns or not all(isinstance(r, str) for r in returns):
+                raise ValueError(f"{path}.returns: expected a non-empty list of argument names")
+            returns = tuple(returns)
+        entries.append(EntrySpec(_field(e, "name", str, path), tuple(mutates), returns,
+                                 precision))
     timing = _field(obj, "timing", dict, "job", None)
     warmup = rounds = None
     if timing is not None:
@@ -413,10 +433,9 @@ class Evaluator:
             return CaseReport(case.id, "bad_output", message=_cap(res.message)), False
         if mutated:
             return CaseReport(case.id, "mutated_input", message=_cap(mutated)), False
-        target = next((a for a in cand_in if a.name == entry.returns), None)
-        if target is not None and not aliases(cand_out, target.value):
-            return CaseReport(case.id, "bad_output", message=f"output: must be argument "
-                              f"'{entry.returns}' itself (the op works in place)"), False
+        alias_err = _check_returns(entry, cand_out, cand_in)
+        if alias_err:
+            return CaseReport(case.id, "bad_output", message=alias_err), False
         report = CaseReport(case.id, res.verdict, res.max_abs_err, res.tol_use,
                             base_res.tol_use, message=_cap(res.message) or None)
         if res.verdict == "mismatch":

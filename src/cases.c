@@ -10,8 +10,8 @@
 
 static const char *const layouts[] = {"contiguous", "transposed", "strided", "offset",
 				      "expanded", NULL};
-static const char *const dists[] = {"normal", "uniform", "randint", "bool", "ones",
-				    "zeros",  "arange",	 "special", NULL};
+static const char *const dists[] = {"normal", "uniform", "randint", "bool",   "ones",
+				    "zeros",  "arange",	 "special", "poison", NULL};
 
 static bool in_list(const char *const *list, const char *s)
 {

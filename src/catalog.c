@@ -16,8 +16,8 @@ static const char *const dtypes[] = {"float16", "bfloat16", "float32", "float64"
 				     "complex64", "complex128", NULL};
 static const char *const layouts[] = {"contiguous", "transposed", "strided", "offset",
 				      "expanded", NULL};
-static const char *const dists[] = {"normal", "uniform", "randint", "bool", "ones",
-				    "zeros",  "arange",	 "special", NULL};
+static const char *const dists[] = {"normal", "uniform", "randint", "bool",   "ones",
+				    "zeros",  "arange",	 "special", "poison", NULL};
 static const char *const kinds[] = {"compute", "view", "alloc", "random", "scalar", NULL};
 static const char *const platforms[] = {"cuda", "interpreter", "rocm", "xpu", NULL};
 static const char *const task_files[] = {"task.json", "reference.py", "prompt.md", "solution.py",
@@ -175,7 +175,8 @@ static void check_args(struct vctx *v, const char *path, json_t *args, json_t *s
 	if (json_array_size(args) > CATALOG_MAX_ARGS)
 		verr(v, path, "more than %d arguments", CATALOG_MAX_ARGS);
 	json_array_foreach(args, i, a) {
-		static const char *const arg_kinds[] = {"tensor", "tensors", "value", "dtype", NULL};
+		static const char *const arg_kinds[] = {"tensor", "tensors", "value", "dtype",
+							"device", NULL};
 		const char *key, *kind = NULL;
 		json_t *e, *name;
 		int nr_kinds = 0;
@@ -204,7 +205,7 @@ static void check_args(struct vctx *v, const char *path, json_t *args, json_t *s
 		if (json_object_get(a, "keyword") && !json_is_boolean(json_object_get(a, "keyword")))
 			verr(v, p.buf, "'keyword': expected true or false");
 		if (nr_kinds != 1) {
-			verr(v, p.buf, "expected exactly one of tensor, tensors, value, dtype");
+			verr(v, p.buf, "expected exactly one of tensor, tensors, value, dtype, device");
 			continue;
 		}
 		strbuf_addf(&p, ".%s", kind);
@@ -296,7 +297,6 @@ static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, j
 
 	strbuf_addf(&p, "entries[%zu]", idx);
 	e->atol_mult = e->rtol_mult = 1.0;
-	e->returns = "value";
 	e->reference_precision = "float64";
 	if (!json_is_object(j)) {
 		verr(v, p.buf, "expected an object, got %s", json_type_name(j));
@@ -360,13 +360,26 @@ static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, j
 		e->mutates = json_array();
 	}
 	x = json_object_get(j, "returns");
+	e->returns = json_string("value");
 	if (x) {
-		if (!json_is_string(x) ||
-		    (strcmp(json_string_value(x), "value") && strcmp(json_string_value(x), "none") &&
-		     !json_object_get(arg_names, json_string_value(x))))
-			verr(v, p.buf, "'returns': expected \"value\", \"none\" or an argument name");
-		else
-			e->returns = json_string_value(x);
+		bool ok = json_is_string(x) && (!strcmp(json_string_value(x), "value") ||
+						!strcmp(json_string_value(x), "none") ||
+						json_object_get(arg_names, json_string_value(x)));
+
+		if (json_is_array(x) && json_array_size(x)) {
+			size_t i;
+			json_t *r;
+
+			ok = true;
+			json_array_foreach(x, i, r) ok &= json_is_string(r) &&
+						      json_object_get(arg_names, json_string_value(r));
+		}
+		if (!ok)
+			verr(v, p.buf, "'returns': expected \"value\", \"none\", an argument name or a list of argument names");
+		else {
+			json_decref(e->returns);
+			e->returns = json_incref(x);
+		}
 	}
 	x = json_object_get(j, "reference_precision");
 	if (x) {
@@ -422,6 +435,8 @@ out:
 		e->axes = json_object();
 	if (!e->mutates)
 		e->mutates = json_array();
+	if (!e->returns)
+		e->returns = json_string("value");
 	json_decref(arg_names);
 	strbuf_release(&p);
 	strbuf_release(&q);
@@ -434,6 +449,7 @@ static void task_release(struct task *t)
 		json_decref(t->entries[i].axes);
 		json_decref(t->entries[i].perf_axes);
 		json_decref(t->entries[i].mutates);
+		json_decref(t->entries[i].returns);
 	}
 	free(t->entries);
 	free(t->op);

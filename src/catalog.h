@@ -32,7 +32,7 @@ struct task_entry {
 	json_t *axes;	    /* merged shared+entry axes, owned */
 	json_t *perf_axes;  /* merged axes with perf laid over, owned; NULL without perf */
 	json_t *mutates;    /* array of arg names, borrowed (or owned empty array) */
-	const char *returns; /* "value", "none" or an arg name; borrowed */
+	json_t *returns;     /* "value", "none", an arg name, or a list of arg names; owned */
 	const char *reference_precision; /* "float64" or "native"; borrowed */
 	json_t *reduce, *scale, *bytes, *flops, *out_dtype; /* expressions or NULL, borrowed */
 	double atol_mult, rtol_mult;

@@ -418,7 +418,10 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 	e.cases_total = (long long)c->cases.nr;
 	e.cases_passed = (long long)passed;
 	e.timed_cases = (long long)timed;
-	e.first_failure = strcmp(res->verdict, "pass") ? first_failure_json(c, res) : NULL;
+	/* A candidate that never loaded failed no particular case. */
+	e.first_failure = strcmp(res->verdict, "pass") && !proto_is_fatal_verdict(res->verdict)
+				  ? first_failure_json(c, res)
+				  : NULL;
 	e.speedup = stats_geomean(speedups, nsp);
 	e.max_tol_use = max_tol;
 	e.import_ms = res->import_ms < 0 ? NAN : res->import_ms;

@@ -43,7 +43,7 @@ char *proto_build_job(const struct task *t, const char *candidate_path, const ch
 		const struct task_entry *e = &t->entries[i];
 
 		json_array_append_new(entries,
-				      json_pack("{s:s, s:O, s:s, s:s}", "name", e->name, "mutates",
+				      json_pack("{s:s, s:O, s:O, s:s}", "name", e->name, "mutates",
 						e->mutates, "returns", e->returns,
 						"reference_precision", e->reference_precision));
 	}

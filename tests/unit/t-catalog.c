@@ -83,7 +83,7 @@ static void test_valid_task(void **state)
 	want = unit_json("['x']");
 	assert_json_equal(f->mutates, want);
 	json_decref(want);
-	assert_string_equal(f->returns, "x");
+	assert_string_equal(json_string_value(f->returns), "x");
 	assert_string_equal(f->reference_precision, "native");
 	assert_string_equal(json_string_value(f->reduce), "$shape[0]");
 	assert_int_equal(json_integer_value(f->scale), 2);
@@ -103,7 +103,7 @@ static void test_valid_task(void **state)
 	assert_null(g->perf_axes);
 	assert_true(json_is_array(g->mutates));
 	assert_int_equal(json_array_size(g->mutates), 0);
-	assert_string_equal(g->returns, "value");
+	assert_string_equal(json_string_value(g->returns), "value");
 	assert_string_equal(g->reference_precision, "float64");
 	assert_null(g->reduce);
 	assert_null(g->scale);
@@ -319,7 +319,9 @@ static const struct {
 	{"mutates not a list", SPEC(ENTRY(ARG_X, ", 'mutates': 'x'")),
 	 "task.json: entries[0]: 'mutates': expected a list of argument names"},
 	{"returns naming a non-arg", SPEC(ENTRY(ARG_X, ", 'returns': 'y'")),
-	 "task.json: entries[0]: 'returns': expected \"value\", \"none\" or an argument name"},
+	 "task.json: entries[0]: 'returns': expected \"value\", \"none\", an argument name or a list"},
+	{"returns list naming a non-arg", SPEC(ENTRY(ARG_X, ", 'returns': ['x', 'y']")),
+	 "task.json: entries[0]: 'returns': expected \"value\", \"none\", an argument name or a list"},
 	{"bad reference_precision", SPEC(ENTRY(ARG_X, ", 'reference_precision': 'float32'")),
 	 "task.json: entries[0]: 'reference_precision': expected \"float64\" or \"native\""},
 	{"tolerance atol 0", SPEC(ENTRY(ARG_X, ", 'tolerance': {'atol': 0}")),

@@ -10,3 +10,8 @@ def add_Tensor(self: torch.Tensor, other: torch.Tensor, *, alpha: float = 1) -> 
 
 def add_Scalar(self: torch.Tensor, other: float, alpha: float = 1) -> torch.Tensor:
     return torch.ops.aten.add.Scalar(self, other, alpha)
+
+
+def add_out(self: torch.Tensor, other: torch.Tensor, *, alpha: float = 1,
+            out: torch.Tensor) -> torch.Tensor:
+    return torch.add(self, other, alpha=alpha, out=out)

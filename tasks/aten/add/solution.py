@@ -43,6 +43,22 @@ def add_Tensor(self: torch.Tensor, other: torch.Tensor, *, alpha: float = 1) -> 
     return out
 
 
+def add_out(self: torch.Tensor, other: torch.Tensor, *, alpha: float = 1,
+            out: torch.Tensor) -> torch.Tensor:
+    shape = torch.broadcast_shapes(self.shape, other.shape)
+    # A contiguous `out` is written by the kernel directly; any other layout gets the result
+    # through one strided copy (data movement, no arithmetic).
+    target = out if out.is_contiguous() else torch.empty(shape, dtype=out.dtype, device=out.device)
+    x = self.expand(shape).contiguous()
+    y = other.expand(shape).contiguous()
+    n = target.numel()
+    if n:
+        _add_kernel[(triton.cdiv(n, _BLOCK),)](x, y, target, n, float(alpha), BLOCK=_BLOCK)
+    if target is not out:
+        out.copy_(target)
+    return out
+
+
 def add_Scalar(self: torch.Tensor, other: float, alpha: float = 1) -> torch.Tensor:
     x = self.contiguous()
     out = torch.empty(self.shape, dtype=self.dtype, device=self.device)

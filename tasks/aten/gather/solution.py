@@ -58,7 +58,7 @@ def _coalesce(sizes, *strides):
     return dims
 
 
-_TILE, _MAX_C, _WARPS = 4096, 512, 4
+_TILE, _MAX_C, _WARPS = 1024, 1024, 4
 
 
 def _tiles(n_rows, n_cols, cpu):

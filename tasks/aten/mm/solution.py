@@ -3,8 +3,11 @@
 Each program computes a BLOCK_M x BLOCK_N tile of the output, walking K in BLOCK_K steps and
 accumulating in float32. Programs are ordered in groups of GROUP_M tile rows so that tiles
 running at the same time share rows of A and columns of B in L2. Both operands are read through
-their strides, so transposed or offset operands need no copy. float32 products use
-input_precision="ieee" (full float32, no TF32).
+their strides. On a GPU, an operand whose layout would make the tile loads slow (a leading stride
+or base address that is not 16-byte aligned, a step along its rows, or for float32 a layout
+other than row-major) is first copied into a dense aligned layout when it is reused enough:
+O(MK + KN) bytes against O(MNK) work. float32 products use input_precision="ieee" (full float32,
+no TF32).
 """
 
 import torch
@@ -17,7 +20,7 @@ def _mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
                s_am, s_ak, s_bk, s_bn, s_cm, s_cn,
                BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
                GROUP_M: tl.constexpr, EVEN_K: tl.constexpr, PRECISION: tl.constexpr,
-               ACC: tl.constexpr, UPCAST: tl.constexpr, TWO_LEVEL: tl.constexpr = False):
+               ACC: tl.constexpr, UPCAST: tl.constexpr):
     pid = tl.program_id(0)
     tiles_m = tl.cdiv(M, BLOCK_M)
     tiles_n = tl.cdiv(N, BLOCK_N)
@@ -52,10 +55,7 @@ def _mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
             # float16; the float32 products of 16-bit values are exact, so this changes nothing
             a = a.to(tl.float32)
             b = b.to(tl.float32)
-        if TWO_LEVEL:
-            acc += tl.dot(a, b, input_precision=PRECISION, out_dtype=ACC)
-        else:
-            acc = tl.dot(a, b, acc, input_precision=PRECISION, out_dtype=ACC)
+        acc = tl.dot(a, b, acc, input_precision=PRECISION, out_dtype=ACC)
         a_ptrs += BLOCK_K * s_ak
         b_ptrs += BLOCK_K * s_bk
 

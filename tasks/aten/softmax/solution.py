@@ -19,10 +19,12 @@ import triton.language as tl
 
 
 @triton.jit
-def _softmax_kernel(x_ptr, out_ptr, M, N, xo, xm, xn, oo, om, on,
+def _softmax_kernel(x_ptr, out_ptr, M, N, m_blocks, xo, xm, xn, oo, om, on,
                     BM: tl.constexpr, BN: tl.constexpr, SINGLE: tl.constexpr):
-    rows = tl.program_id(0).to(tl.int64) * BM + tl.arange(0, BM)
-    o = tl.program_id(1).to(tl.int64)
+    # One flat grid (a second grid axis would cap O at 65535): program = o * m_blocks + block.
+    pid = tl.program_id(0)
+    o = (pid // m_blocks).to(tl.int64)
+    rows = (pid % m_blocks).to(tl.int64) * BM + tl.arange(0, BM)
     row_ok = rows < M
     x_rows = x_ptr + o * xo + rows[:, None] * xm
     out_rows = out_ptr + o * oo + rows[:, None] * om
@@ -131,7 +133,7 @@ def softmax_int(self: torch.Tensor, dim: int, dtype: torch.dtype | None = None) 
     N, xn, on = xv.shape[dim], xv.stride(dim), ov.stride(dim)
     row_mode = not (xm == 1 and xn != 1)
     bm, bn, single, warps = _tiles(M, O, N, row_mode, x.device.type != "cpu")
-    grid = (triton.cdiv(M, bm), O)
-    _softmax_kernel[grid](xv, ov, M, N, xo, xm, xn, oo, om, on,
+    m_blocks = triton.cdiv(M, bm)
+    _softmax_kernel[(m_blocks * O,)](xv, ov, M, N, m_blocks, xo, xm, xn, oo, om, on,
                           BM=bm, BN=bn, SINGLE=single, num_warps=warps)
     return out
