@@ -120,7 +120,7 @@ def parse_arg(d: Any) -> ArgSpec:
             if not isinstance(d[kind], list):
                 raise ValueError("'tensors': expected a list")
             return ArgSpec(name, kind, tuple(_parse_desc(x) for x in d[kind]), keyword)
-        if kind == "dtype" and d[kind] not in DTYPES:
+        if kind == "dtype" and d[kind] is not None and d[kind] not in DTYPES:
             raise ValueError(f"'dtype': unknown dtype {d[kind]!r}")
     except ValueError as e:
         raise ValueError(f"argument '{name}': {e}") from None
@@ -232,7 +232,7 @@ def build_args(specs: Sequence[ArgSpec], seed: int,
             value = [make_tensor(d, _generator(seed, i, j), device)
                      for j, d in enumerate(spec.value)]
         elif spec.kind == "dtype":
-            value = DTYPES[spec.value]
+            value = None if spec.value is None else DTYPES[spec.value]
         elif spec.kind == "device":
             value = torch.device(device)  # the platform's device, whatever the spec says
         else:

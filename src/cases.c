@@ -131,8 +131,9 @@ static int resolve_args(json_t *tmpl, json_t *axes, json_t **ret, struct strbuf 
 				}
 		} else if (json_object_get(a, "dtype")) {
 			json_t *d = json_object_get(a, "dtype");
-			if (!json_is_string(d) || !catalog_is_dtype(json_string_value(d))) {
-				strbuf_addstr(err, "dtype: expected a dtype name after substitution");
+			if (!json_is_null(d) &&
+			    (!json_is_string(d) || !catalog_is_dtype(json_string_value(d)))) {
+				strbuf_addstr(err, "dtype: expected a dtype name or null after substitution");
 				r = -EINVAL;
 			}
 		}

@@ -229,7 +229,9 @@ static void check_args(struct vctx *v, const char *path, json_t *args, json_t *s
 				strbuf_release(&q);
 			}
 		} else if (!strcmp(kind, "dtype")) {
-			check_enum_or_expr(v, p.buf, e, dtypes, "a dtype name");
+			/* null is a legal value: the optional `ScalarType? dtype=None` of ATen. */
+			if (!json_is_null(e))
+				check_enum_or_expr(v, p.buf, e, dtypes, "a dtype name or null");
 		}
 	}
 	strbuf_release(&p);

@@ -105,6 +105,44 @@ static int call_func(struct parser *ps, const char *name, json_t **argv, int arg
 		*ret = json_integer(n);
 		return 0;
 	}
+	if (!strcmp(name, "numel_dims")) {
+		/* numel_dims(shape, dims): elements reduced over `dims` (null: all dims). */
+		long long n = 1, len;
+		size_t i;
+		json_t *d;
+
+		if (argc != 2 || !json_is_array(argv[0]) ||
+		    !(json_is_array(argv[1]) || json_is_null(argv[1]) || json_is_integer(argv[1])))
+			return fail(ps, "%s() takes a shape and a list of dims (or null)", name);
+		len = (long long)json_array_size(argv[0]);
+		if (json_is_null(argv[1]))
+			return call_func(ps, "numel", argv, 1, ret);
+		if (json_is_integer(argv[1])) {
+			json_t *one = json_array(), *sub[2] = {argv[0], one};
+			int r;
+
+			json_array_append(one, argv[1]);
+			r = call_func(ps, name, sub, 2, ret);
+			json_decref(one);
+			return r;
+		}
+		json_array_foreach(argv[1], i, d) {
+			long long k = json_is_integer(d) ? json_integer_value(d) : len;
+			json_t *e;
+
+			if (k < 0)
+				k += len;
+			if (k < 0 || k >= len)
+				return fail(ps, "%s(): dim out of range", name);
+			e = json_array_get(argv[0], (size_t)k);
+			if (!json_is_integer(e) || json_integer_value(e) < 0)
+				return fail(ps, "%s() needs a shape of non-negative integers", name);
+			if (__builtin_mul_overflow(n, json_integer_value(e), &n))
+				return fail(ps, "integer overflow in %s()", name);
+		}
+		*ret = json_integer(n);
+		return 0;
+	}
 	if (!strcmp(name, "itemsize")) {
 		long long n;
 

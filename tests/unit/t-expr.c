@@ -8,7 +8,8 @@ static const char axes_sq[] = "{'shape': [2, 3, 4], 'pair': {'a': 5, 'b': [7, 8]
 			      " 'x': 2.5, 'dtype': 'float16', 'empty': [], 'neg': -7,"
 			      " 'badshape': [2, -1], 'big': 4611686018427387904,"
 			      " 'min': -9223372036854775808,"
-			      " 'hugeshape': [4294967296, 4294967296, 4294967296]}";
+			      " 'hugeshape': [4294967296, 4294967296, 4294967296],"
+			      " 'dims': [0, 2], 'lastdim': [-1], 'alldims': null, 'nodims': []}";
 
 /* Expected values are JSON: 3 is an integer result, 3.0 a real one. */
 static const struct {
@@ -76,6 +77,13 @@ static const struct {
 	{"max(1.5, 1)", "1.5"},
 	{"3 * numel($shape) * itemsize($dtype)", "144"},
 	{"max(min($n, 4), sqrt(4))", "4"},
+	/* numel_dims: elements reduced over a dim list, a single dim, or null (all) */
+	{"numel_dims($shape, $dims)", "8"},
+	{"numel_dims($shape, $lastdim)", "4"},
+	{"numel_dims($shape, 1)", "3"},
+	{"numel_dims($shape, $pair.a - 5)", "2"},
+	{"numel_dims($shape, $nodims)", "1"},
+	{"numel_dims($shape, $alldims)", "24"},
 };
 
 static const struct {
