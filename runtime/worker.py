@@ -28,6 +28,8 @@ import triton
 
 from runtime.compare import Result, aliases, compare, find_mutation, merge
 from runtime.inputs import ArgSpec, BuiltArg, build_args, call, clone_args, parse_arg, upcast_args
+from runtime.mutants import MUTANTS
+from runtime.mutants import apply as apply_mutant
 from runtime.timing import flush_buffer, time_case
 
 __all__ = ["PROTOCOL", "EntrySpec", "CaseSpec", "Job", "CaseReport", "parse_job", "main"]
@@ -38,6 +40,7 @@ _MESSAGE_CAP_BYTES = 1024  # message and trace caps keep each line far below kgb
 _TRACE_CAP_BYTES = 2048
 _TRACE_FRAMES = 6  # the frames nearest the raise say where a kernel or launch failed
 _JSON_INF = 1e308  # JSON has no Infinity; stands for an unbounded tol_use or error
+_VALIDITY_SEED_XOR = 0x5DEECE66D  # the second input draw of a validity check
 # Text of errors after which a CUDA context is unusable (sticky errors); other exceptions on the
 # cuda platform are followed by a probe of the context.
 _CUDA_LOST_MARKERS = ("CUDA error", "Triton Error [CUDA]", "illegal memory access",
@@ -83,6 +86,9 @@ class Job:
     warmup: int | None  # None: the platform does not time
     rounds: int | None
     cases: tuple[CaseSpec, ...]
+    mutant: str | None = None  # runtime.mutants: break the candidate's outputs on purpose
+    mode: str = "evaluate"  # or "validity": judge the task's reference, not the candidate
+    stop_on_fail: bool = False  # after the first failing case, the rest are "skipped"
 
     def entry(self, name: str) -> EntrySpec:
         return next(e for e in self.entries if e.name == name)
@@ -293,9 +299,16 @@ def parse_job(line: bytes) -> Job:
             raise ValueError("job.timing: expected warmup >= 0 and rounds >= 1")
     cases = tuple(_parse_case(c, f"job.cases[{i}]", tuple(entries))
                   for i, c in enumerate(_field(obj, "cases", list, "job")))
+    mutant = _field(obj, "mutant", str, "job", None)
+    if mutant is not None and mutant not in MUTANTS:
+        raise ValueError(f"job.mutant: unknown mutant '{_cap(mutant, 80)}'")
+    mode = _field(obj, "mode", str, "job", "evaluate")
+    if mode not in ("evaluate", "validity"):
+        raise ValueError(f"job.mode: unknown mode '{_cap(mode, 80)}'")
     return Job(platform, _field(task, "op", str, "job.task", ""),
                _field(task, "dir", str, "job.task"), tuple(entries),
-               _field(obj, "candidate", str, "job"), warmup, rounds, cases)
+               _field(obj, "candidate", str, "job"), warmup, rounds, cases, mutant, mode,
+               _field(obj, "stop_on_fail", bool, "job", False))
 
 
 def load_module(path: str, role: str) -> ModuleType:
@@ -384,10 +397,37 @@ class Evaluator:
                                        case.rtol, f"argument '{a.name}'"))
         return merge(results)
 
+    def _validity(self, case: CaseSpec) -> tuple[CaseReport, bool]:
+        """Is the reference output of this case informative: not constant, input-dependent?"""
+        entry = self.job.entry(case.entry)
+        ref_fn = getattr(self.reference, entry.name, None)
+        if not callable(ref_fn):
+            return CaseReport(case.id, "ref_error", message=self.reference_error or
+                              f"reference.py defines no callable '{entry.name}'"), False
+        try:
+            outs = []
+            for seed in (case.seed, case.seed ^ _VALIDITY_SEED_XOR):
+                args = clone_args(build_args(case.args, seed, self.device))
+                out = call(ref_fn, args)
+                outs.append(_flat_outputs(out, args, entry.mutates))
+        except BaseException as e:
+            return self._failed(case, "ref_error", e)
+        a, b = outs
+        if a.numel() <= 1:
+            return CaseReport(case.id, "skipped", message="output too small to judge"), False
+        same = lambda x, y: bool(((x == y) | (x.isnan() & y.isnan())).all())  # noqa: E731
+        if same(a, a[:1].expand_as(a)):
+            return CaseReport(case.id, "degenerate", message="constant output"), False
+        if same(a, b):
+            return CaseReport(case.id, "degenerate",
+                              message="output does not depend on the input values"), False
+        return CaseReport(case.id, "pass"), False
+
     def run(self, case: CaseSpec) -> tuple[CaseReport, bool]:
         """Evaluate one case; returns its report and whether the CUDA context was lost."""
         t0 = time.perf_counter()
-        report, lost = self._evaluate(case)
+        report, lost = (self._validity(case) if self.job.mode == "validity"
+                        else self._evaluate(case))
         return replace(report, ms=(time.perf_counter() - t0) * 1e3), lost
 
     def _evaluate(self, case: CaseSpec) -> tuple[CaseReport, bool]:
@@ -405,6 +445,9 @@ class Evaluator:
         try:
             cand_out = call(cand_fn, cand_in)
             self._sync()
+            if self.job.mutant:
+                cand_out = apply_mutant(self.job.mutant, cand_out, cand_in, entry.mutates,
+                                        case.atol, case.rtol)
         except BaseException as e:
             return self._failed(case, "error", e)
         try:
@@ -461,6 +504,20 @@ class Evaluator:
                        speedup=timing.speedup, timed_output_ok=ok), False
 
 
+def _flat_outputs(out: Any, args: tuple[BuiltArg, ...], mutates: tuple[str, ...]) -> torch.Tensor:
+    """Every output element (returned tensors and mutated arguments) as one float64 vector."""
+    parts = [out] if isinstance(out, torch.Tensor) else [
+        o for o in (out if isinstance(out, (tuple, list)) else []) if isinstance(o, torch.Tensor)]
+    if not isinstance(out, (torch.Tensor, tuple, list)) and isinstance(out, (int, float, bool)):
+        parts.append(torch.tensor([float(out)]))
+    seen = {p.data_ptr() for p in parts}  # an out= or in-place op returns what it mutated
+    parts += [a.value for a in args if a.name in mutates and isinstance(a.value, torch.Tensor)
+              and a.value.data_ptr() not in seen]
+    flat = [(p.abs() if p.is_complex() else p).detach().to("cpu", torch.float64).reshape(-1)
+            for p in parts]
+    return torch.cat(flat) if flat else torch.zeros(0, dtype=torch.float64)
+
+
 def _take_stdout() -> int:
     """Move the protocol channel off fd 1: return a private duplicate, send fd 1 to stderr."""
     sys.stdout.flush()
@@ -509,10 +566,14 @@ def main() -> int:
     chan.send(Loaded(import_ms))
     evaluator = Evaluator(job, candidate, reference, reference_error)
     lost_after: int | None = None
+    failed_at: int | None = None
     for case in job.cases:
         if lost_after is not None:
             chan.send(CaseReport(case.id, "error",
                                  message=f"cuda context lost after case {lost_after}"))
+            continue
+        if failed_at is not None:
+            chan.send(CaseReport(case.id, "skipped", message=f"not run: case {failed_at} failed"))
             continue
         try:
             report, lost = evaluator.run(case)
@@ -522,6 +583,8 @@ def main() -> int:
         chan.send(report)
         if lost:
             lost_after = case.id
+        if job.stop_on_fail and report.verdict not in ("pass", "skipped"):
+            failed_at = case.id
     chan.send(Done(len(job.cases), (time.perf_counter() - t0) * 1e3))
     return 0
 

@@ -20,6 +20,10 @@ static const char *const dists[] = {"normal", "uniform", "randint", "bool",   "o
 				    "zeros",  "arange",	 "special", "poison", NULL};
 static const char *const kinds[] = {"compute", "view", "alloc", "random", "scalar", NULL};
 static const char *const platforms[] = {"cuda", "interpreter", "rocm", "xpu", NULL};
+const char *const catalog_mutants[] = {"zero",	   "tail",	   "last", "dtype",
+				       "perturb", "mutate_input", NULL};
+static const char *const deep_checks[] = {"validity", "zero",	 "tail",	 "last",
+					  "dtype",    "perturb", "mutate_input", NULL};
 static const char *const task_files[] = {"task.json", "reference.py", "prompt.md", "solution.py",
 					 NULL};
 
@@ -467,7 +471,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 		     struct task *t, struct strbuf *errs)
 {
 	static const char *const known[] = {"schema", "op", "source", "kind", "platforms", "axes",
-					    "entries", "seed", NULL};
+					    "entries", "seed", "exempt", NULL};
 	struct vctx v = {.errs = errs};
 	char *file = path_join(dir, "task.json");
 	struct strbuf text = STRBUF_INIT;
@@ -505,7 +509,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 	}
 	json_object_foreach(j, key, x) {
 		if (!in_list(known, key))
-			verr(&v, key, "unknown field (expected one of schema, op, source, kind, platforms, axes, entries, seed)");
+			verr(&v, key, "unknown field (expected one of schema, op, source, kind, platforms, axes, entries, seed, exempt)");
 	}
 	x = json_object_get(j, "schema");
 	if (!json_is_integer(x) || json_integer_value(x) != 1)
@@ -547,6 +551,22 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 		verr(&v, "seed", "expected an integer");
 	t->seed = json_is_integer(x) ? json_integer_value(x) : 0;
 	check_axes(&v, "axes", json_object_get(j, "axes"));
+	x = json_object_get(j, "exempt");
+	if (x) {
+		const char *ek;
+		json_t *ev;
+
+		if (!json_is_object(x))
+			verr(&v, "exempt", "expected an object of check name -> reason");
+		else
+			json_object_foreach(x, ek, ev) {
+				if (!in_list(deep_checks, ek))
+					verr(&v, "exempt", "unknown check '%s' (expected validity or a mutant: zero, tail, last, dtype, perturb, mutate_input)", ek);
+				else if (!json_is_string(ev) || strlen(json_string_value(ev)) < 10)
+					verr(&v, "exempt", "'%s': expected the reason as a sentence", ek);
+			}
+		t->exempt = x;
+	}
 	x = json_object_get(j, "entries");
 	if (!json_is_array(x) || !json_array_size(x)) {
 		verr(&v, "entries", "expected a non-empty list of entries");
@@ -698,4 +718,9 @@ bool task_supports_platform(const struct task *t, const char *platform)
 char *task_path(const struct task *t, const char *file)
 {
 	return path_join(t->dir, file);
+}
+
+const char *task_exemption(const struct task *t, const char *check)
+{
+	return t->exempt ? json_string_value(json_object_get(t->exempt, check)) : NULL;
 }

@@ -46,6 +46,7 @@ struct task {
 	struct task_entry *entries;
 	size_t nr_entries;
 	long long seed;
+	json_t *exempt;		  /* check name -> why it cannot apply (kgb lint --deep), borrowed */
 	char version[HASH_HEX_LEN + 1]; /* sha256 of task.json, reference.py and prompt.md */
 };
 
@@ -56,6 +57,8 @@ struct catalog {
 
 /* Sources in catalog order. */
 extern const char *const catalog_sources[];
+/* The mutants of `kgb lint --deep`, as runtime/mutants.py names them. */
+extern const char *const catalog_mutants[];
 
 int catalog_load(const char *tasks_dir, struct catalog **ret, struct strbuf *errs) KGB_WUR;
 void catalog_free(struct catalog *cat);
@@ -65,6 +68,8 @@ const struct task *catalog_find(const struct catalog *cat, const char *name);
 bool task_supports_platform(const struct task *t, const char *platform);
 /* Path of a file in the task directory; owned by the caller. */
 char *task_path(const struct task *t, const char *file);
+/* The task's reason why `check` (validity or a mutant) does not apply, or NULL. Borrowed. */
+const char *task_exemption(const struct task *t, const char *check);
 /* Whether `name` is a dtype the runtime knows. */
 bool catalog_is_dtype(const char *name);
 

@@ -320,38 +320,6 @@ static int collect_candidates(const struct eval_opts *o, const struct catalog *c
 	return 0;
 }
 
-static char **worker_env(const char *root, const char *platform, unsigned slots)
-{
-	static const char *const drop[] = {"PYTHONPATH=", "TRITON_INTERPRET=", "OMP_NUM_THREADS=",
-					   "PYTHONDONTWRITEBYTECODE=", NULL};
-	size_t n = 0, k = 0;
-	char **env;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	struct strbuf sb = STRBUF_INIT;
-
-	while (environ[n])
-		n++;
-	env = xcalloc(n + 8, sizeof(*env));
-	for (size_t i = 0; i < n; i++) {
-		bool skip = false;
-		for (const char *const *d = drop; *d; d++)
-			skip |= !strncmp(environ[i], *d, strlen(*d));
-		if (!skip)
-			env[k++] = xstrdup(environ[i]);
-	}
-	strbuf_addf(&sb, "PYTHONPATH=%s", root);
-	env[k++] = strbuf_detach(&sb, NULL);
-	/* Task and candidate directories stay clean of __pycache__. */
-	env[k++] = xstrdup("PYTHONDONTWRITEBYTECODE=1");
-	if (!strcmp(platform, "interpreter"))
-		env[k++] = xstrdup("TRITON_INTERPRET=1");
-	/* Workers share the cores: one BLAS/OpenMP pool each would oversubscribe them. */
-	strbuf_addf(&sb, "OMP_NUM_THREADS=%ld", ncpu > (long)slots ? ncpu / (long)slots : 1);
-	env[k++] = strbuf_detach(&sb, NULL);
-	env[k] = NULL;
-	return env;
-}
-
 /* First failing case as JSON text for the store, or NULL when all passed. */
 static char *first_failure_json(struct candidate *c, struct sched_result *res)
 {
@@ -604,9 +572,9 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			goto out;
 		}
 		{
-			struct proto_timing timing = {.warmup = 10, .rounds = 25};
-			c->job_line = proto_build_job(c->task, c->path, platform, &c->cases,
-						      platform_times(platform) ? &timing : NULL);
+			struct proto_job_opts jo = {.timed = platform_times(platform),
+						    .warmup = 10, .rounds = 25};
+			c->job_line = proto_build_job(c->task, c->path, platform, &c->cases, &jo);
 		}
 		jobs[nr_jobs].task = c->task;
 		jobs[nr_jobs].nr_cases = c->cases.nr;
@@ -623,7 +591,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		struct sched_opts so = {0};
 
 		strbuf_addf(&scratch, "%s/kgb-%ld", tmp && *tmp ? tmp : "/tmp", (long)getpid());
-		env = worker_env(kctx->root, platform, slots);
+		env = platform_worker_env(kctx->root, platform, slots);
 		so.slots = slots;
 		so.timeout_s = o.timeout_s;
 		so.argv = wargv;
@@ -678,10 +646,7 @@ out:
 	}
 	free(cands);
 	free(jobs);
-	if (env)
-		for (char **e = env; *e; e++)
-			free(*e);
-	free(env);
+	strv_free(env);
 	if (slot_dev)
 		for (char **d = slot_dev; *d; d++)
 			free(*d);

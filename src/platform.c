@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "sandbox.h"
+#include "util/strbuf.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
 
@@ -149,3 +150,36 @@ bool platform_times(const char *name)
 {
 	return !strcmp(name, "cuda");
 }
+
+char **platform_worker_env(const char *root, const char *platform, unsigned slots)
+{
+	static const char *const drop[] = {"PYTHONPATH=", "TRITON_INTERPRET=", "OMP_NUM_THREADS=",
+					   "PYTHONDONTWRITEBYTECODE=", NULL};
+	size_t n = 0, k = 0;
+	char **env;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct strbuf sb = STRBUF_INIT;
+
+	while (environ[n])
+		n++;
+	env = xcalloc(n + 8, sizeof(*env));
+	for (size_t i = 0; i < n; i++) {
+		bool skip = false;
+		for (const char *const *d = drop; *d; d++)
+			skip |= !strncmp(environ[i], *d, strlen(*d));
+		if (!skip)
+			env[k++] = xstrdup(environ[i]);
+	}
+	strbuf_addf(&sb, "PYTHONPATH=%s", root);
+	env[k++] = strbuf_detach(&sb, NULL);
+	/* Task and candidate directories stay clean of __pycache__. */
+	env[k++] = xstrdup("PYTHONDONTWRITEBYTECODE=1");
+	if (!strcmp(platform, "interpreter"))
+		env[k++] = xstrdup("TRITON_INTERPRET=1");
+	/* Workers share the cores: one BLAS/OpenMP pool each would oversubscribe them. */
+	strbuf_addf(&sb, "OMP_NUM_THREADS=%ld", ncpu > (long)slots ? ncpu / (long)slots : 1);
+	env[k++] = strbuf_detach(&sb, NULL);
+	env[k] = NULL;
+	return env;
+}
+

@@ -24,6 +24,12 @@ char *platform_python(const char *root);
 int platform_probe(const char *root, const char *python, json_t **ret, struct strbuf *err) KGB_WUR;
 const char *platform_detect(json_t *probe);
 bool platform_is_known(const char *name);
+/*
+ * The environment of a worker: this process's, with PYTHONPATH=root, no bytecode files,
+ * TRITON_INTERPRET=1 on the interpreter, and OpenMP threads split between `slots` workers.
+ * A NULL-terminated array the caller frees with strv_free().
+ */
+char **platform_worker_env(const char *root, const char *platform, unsigned slots);
 /* Whether results on this platform carry timings (the interpreter's never do). */
 bool platform_times(const char *name);
 

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const case_verdicts[] = {"pass",	     "mismatch", "bad_output",
-					    "mutated_input", "error",	 "ref_error", NULL};
+static const char *const case_verdicts[] = {"pass",	  "mismatch",  "bad_output", "mutated_input",
+					    "error",	  "ref_error", "skipped",    "degenerate",
+					    NULL};
 static const char *const fatal_verdicts[] = {"syntax_error", "import_error", "missing_entry",
 					     "protocol", NULL};
 static const char *const type_names[_PROTO_MSG_MAX] = {
@@ -32,7 +33,7 @@ bool proto_is_fatal_verdict(const char *v)
 }
 
 char *proto_build_job(const struct task *t, const char *candidate_path, const char *platform,
-		      const struct case_list *cases, const struct proto_timing *timing)
+		      const struct case_list *cases, const struct proto_job_opts *opts)
 {
 	json_t *job = json_object(), *task = json_object(), *entries = json_array();
 	json_t *jc = json_array();
@@ -66,9 +67,15 @@ char *proto_build_job(const struct task *t, const char *candidate_path, const ch
 	json_object_set_new(job, "platform", json_string(platform));
 	json_object_set_new(job, "task", task);
 	json_object_set_new(job, "candidate", json_string(candidate_path));
-	if (timing)
-		json_object_set_new(job, "timing", json_pack("{s:i, s:i}", "warmup", timing->warmup,
-							       "rounds", timing->rounds));
+	if (opts && opts->timed)
+		json_object_set_new(job, "timing", json_pack("{s:i, s:i}", "warmup", opts->warmup,
+							       "rounds", opts->rounds));
+	if (opts && opts->mutant)
+		json_object_set_new(job, "mutant", json_string(opts->mutant));
+	if (opts && opts->mode)
+		json_object_set_new(job, "mode", json_string(opts->mode));
+	if (opts && opts->stop_on_fail)
+		json_object_set_new(job, "stop_on_fail", json_true());
 	json_object_set_new(job, "cases", jc);
 	s = json_dumps(job, JSON_COMPACT);
 	json_decref(job);

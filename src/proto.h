@@ -37,21 +37,23 @@ struct proto_msg {
 	const char *verdict; /* PROTO_CASE, PROTO_FATAL: borrowed from obj */
 };
 
-struct proto_timing {
+/* How the worker runs a job. NULL or {0} means: check every case, time nothing. */
+struct proto_job_opts {
+	bool timed;	   /* the platform times: send warmup and rounds */
 	int warmup;
 	int rounds;
+	const char *mutant; /* runtime/mutants.py name, or NULL */
+	const char *mode;   /* "evaluate" (NULL) or "validity" */
+	bool stop_on_fail;  /* cases after the first failure come back "skipped" */
 };
 
 /* Case verdicts a worker may send, and candidate verdicts a fatal may carry. */
 bool proto_is_case_verdict(const char *v);
 bool proto_is_fatal_verdict(const char *v);
 
-/*
- * Renders the job as one line ending in '\n'; owned by the caller. `timing` NULL means the
- * platform does not time.
- */
+/* Renders the job as one line ending in '\n'; owned by the caller. */
 char *proto_build_job(const struct task *t, const char *candidate_path, const char *platform,
-		      const struct case_list *cases, const struct proto_timing *timing);
+		      const struct case_list *cases, const struct proto_job_opts *opts);
 int proto_parse_line(const char *line, size_t len, struct proto_msg *ret, struct strbuf *err)
 	KGB_WUR;
 void proto_msg_release(struct proto_msg *m);

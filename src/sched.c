@@ -332,7 +332,8 @@ static void decide_verdict(struct slot *s)
 			continue;
 		for (const char *const *k = (const char *const[]){"mismatch", "bad_output",
 								   "mutated_input", "error",
-								   "ref_error", NULL};
+								   "ref_error", "skipped",
+								   "degenerate", NULL};
 		     *k; k++)
 			if (v && !strcmp(*k, v))
 				r->verdict = *k;

@@ -244,7 +244,7 @@ static void test_build_job(void **state)
 {
 	struct unit_fx *fx = *state;
 	const struct task *t = unit_fx_load(fx, job_spec);
-	struct proto_timing timing = {.warmup = 10, .rounds = 20};
+	struct proto_job_opts timing = {.timed = true, .warmup = 10, .rounds = 20};
 	struct case_list l = {0};
 	struct strbuf err = STRBUF_INIT;
 	json_t *job, *task, *cases, *want;
