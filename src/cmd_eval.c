@@ -446,7 +446,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	struct strbuf err = STRBUF_INIT, scratch = STRBUF_INIT;
 	char *python = NULL, *harness = NULL, *cmdline = NULL, *probe_text = NULL;
 	char **env = NULL, **slot_dev = NULL;
-	json_t *probe = NULL;
+	json_t *probe = NULL, **entries = NULL;
 	const char *platform;
 	long long run_id = 0;
 	int ret = KGB_EXIT_OK, r;
@@ -620,10 +620,18 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		ret = KGB_EXIT_ENV;
 		goto out;
 	}
+	entries = xcalloc(nr_evals + 1, sizeof(*entries));
+	for (size_t i = 0; i < nr_evals; i++) {
+		if (store_eval_entries(store, evals[i].key, &entries[i], &err) < 0) {
+			fprintf(stderr, "kgb eval: %s\n", err.buf);
+			ret = KGB_EXIT_ENV;
+			goto out;
+		}
+	}
 	{
 		struct report_run rr = {.platform = platform, .run_id = run_id,
 					.store_path = o.store_path, .evals = evals, .reused = reused,
-					.nr = nr_evals, .skipped = skipped};
+					.nr = nr_evals, .skipped = skipped, .entries = entries};
 		if (o.json)
 			report_eval_json(stdout, &rr);
 		else
@@ -634,6 +642,9 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			if (strcmp(evals[i].verdict, "pass"))
 				ret = KGB_EXIT_NO;
 out:
+	for (size_t i = 0; entries && i < nr_evals; i++)
+		json_decref(entries[i]);
+	free(entries);
 	for (size_t i = 0; i < nr_evals; i++)
 		store_eval_release(&evals[i]);
 	free(evals);

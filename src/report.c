@@ -85,7 +85,7 @@ void report_eval_table(FILE *f, const struct report_run *r)
 	bool timed = platform_times(r->platform);
 	double g;
 
-	fprintf(f, "%-28s %-10s %-14s %-11s %-8s %s\n", "TASK", "SAMPLE", "VERDICT", "CASES",
+	fprintf(f, "%-28s %-12s %-14s %-11s %-8s %s\n", "TASK", "SAMPLE", "VERDICT", "CASES",
 		"SPEEDUP", "NOTE");
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct store_eval *e = &r->evals[i];
@@ -102,11 +102,29 @@ void report_eval_table(FILE *f, const struct report_run *r)
 			snprintf(sp, sizeof(sp), "%.2fx", e->speedup);
 		if (strcmp(e->verdict, "pass"))
 			failure_note(e, &note);
+		if (strcmp(e->verdict, "pass") && r->entries && r->entries[i] &&
+		    json_object_size(r->entries[i]) > 1) {
+			const char *en;
+			json_t *ev;
+			bool first = true;
+
+			/* Which overloads fail, when the candidate got as far as running them. */
+			json_object_foreach(r->entries[i], en, ev) {
+				if (json_integer_value(json_object_get(ev, "passed")) ==
+				    json_integer_value(json_object_get(ev, "total")))
+					continue;
+				strbuf_addstr(&note, first ? " [failing: " : ", ");
+				strbuf_addstr(&note, en);
+				first = false;
+			}
+			if (!first)
+				strbuf_addch(&note, ']');
+		}
 		if (r->reused[i]) {
 			nreused++;
 			strbuf_addstr(&note, note.len ? " [stored]" : "[stored]");
 		}
-		fprintf(f, "%-28s %-10s %-14s %-11s %-8s %s\n", name.buf, e->sample ? e->sample : "-",
+		fprintf(f, "%-28s %-12s %-14s %-11s %-8s %s\n", name.buf, e->sample ? e->sample : "-",
 			e->verdict, cases.buf, sp, note.buf);
 		strbuf_release(&name);
 		strbuf_release(&cases);
@@ -163,6 +181,8 @@ void report_eval_json(FILE *f, const struct report_run *r)
 				      "reused", r->reused[i]);
 
 		nreused += r->reused[i];
+		json_object_set(o, "entries",
+				r->entries && r->entries[i] ? r->entries[i] : json_null());
 		s = json_dumps(o, JSON_COMPACT);
 		fprintf(f, "%s\n", s);
 		free(s);

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "store.h"
 
 struct report_run {
@@ -20,6 +22,7 @@ struct report_run {
 	const bool *reused;
 	size_t nr;
 	size_t skipped;	   /* tasks with no candidate */
+	json_t **entries;  /* per evaluation: store_eval_entries() object, or NULL */
 };
 
 void report_eval_table(FILE *f, const struct report_run *r);

@@ -182,6 +182,8 @@ static void handle_line(struct slot *s, const char *line, size_t len)
 	}
 	case PROTO_DONE:
 		s->got_done = true;
+		/* Nothing more is needed from the worker: do not wait for its interpreter's exit. */
+		sandbox_kill_group(&s->child);
 		break;
 	case _PROTO_MSG_MAX:
 		break;
@@ -302,6 +304,9 @@ static void decide_verdict(struct slot *s)
 	if (s->got_fatal)
 		return; /* verdict and detail set from the fatal message */
 	strbuf_reset(&r->detail);
+	/* Once done arrived with every case, the result is complete however the process ended. */
+	if (s->got_done && r->cases_done == s->job->nr_cases)
+		goto judge_cases;
 	if (s->timed_out) {
 		r->verdict = "timeout";
 		strbuf_addf(&r->detail, "no result within %.0f s (%zu of %zu cases done)",
@@ -322,6 +327,7 @@ static void decide_verdict(struct slot *s)
 		last_stderr_line(&r->stderr_tail, &r->detail);
 		return;
 	}
+judge_cases:
 	r->verdict = "pass";
 	for (size_t i = 0; i < s->job->nr_cases; i++) {
 		json_t *c = json_array_get(r->cases, i);

@@ -485,3 +485,33 @@ int store_run_evals(struct store *s, long long run_id, struct store_eval **ret, 
 	*ret_reused = reused;
 	return 0;
 }
+
+int store_eval_entries(struct store *s, const char *key, json_t **ret, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	json_t *o;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT entry, SUM(verdict = 'pass'), COUNT(*) FROM cases"
+			       " WHERE eval_key = ? GROUP BY entry ORDER BY MIN(case_id)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "reading per-entry results");
+	bind_text(st, 1, key);
+	o = json_object();
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *entry = (const char *)sqlite3_column_text(st, 0);
+
+		json_object_set_new(o, entry ? entry : "?",
+				    json_pack("{s:I, s:I}", "passed",
+					      (json_int_t)sqlite3_column_int64(st, 1), "total",
+					      (json_int_t)sqlite3_column_int64(st, 2)));
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		json_decref(o);
+		return db_err(s, err, "reading per-entry results");
+	}
+	*ret = o;
+	return 0;
+}

@@ -61,6 +61,12 @@ int store_eval_put(struct store *s, long long run_id, const struct store_eval *e
 /* Records that this run's candidate (e->task, e->sample, e->candidate_path) has result e->key. */
 int store_run_link(struct store *s, long long run_id, const struct store_eval *e, bool reused,
 		   struct strbuf *err) KGB_WUR;
+/*
+ * Per-entry (per-overload) case counts of an evaluation: a new JSON object
+ * {"<entry>": {"passed": n, "total": m}, ...} in *ret.
+ */
+int store_eval_entries(struct store *s, const char *key, json_t **ret, struct strbuf *err)
+	KGB_WUR;
 /* The evaluations of a run in task order; *ret is an owned array of *ret_nr elements. */
 int store_run_evals(struct store *s, long long run_id, struct store_eval **ret, size_t *ret_nr,
 		    bool **ret_reused, struct strbuf *err) KGB_WUR;

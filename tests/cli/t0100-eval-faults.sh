@@ -37,6 +37,9 @@ test_expect_success 'no worker is left running' '
 	! pgrep -f "runtime.worker.*" -u "$(id -u)" -a | grep -q "$TMP" &&
 	! pgrep -f "hang.py" >/dev/null
 '
+test_expect_success 'records carry per-entry (per-overload) counts' '
+	test "$(json_eval "$TMP/r" "[r[\"entries\"] for r in recs if r.get(\"sample\") == \"wrong_tail\"][0][\"scale\"][\"passed\"] > 0")" = True
+'
 test_expect_success 'failing verdicts give exit 1 under --exit-status' '
 	expect_status 1 "$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter \
 		--solutions "$FIXTURES/candidates" --exit-status >/dev/null
