@@ -5,6 +5,9 @@ one case line per case, done. The protocol channel is a private duplicate of the
 stdout; fd 1 and sys.stdout are pointed at stderr, so nothing the candidate, the reference or a
 library prints can corrupt it. Exceptions become protocol records here and only here.
 
+Before the candidate is imported, runtime.guards scans its syntax tree (anti-hack layer L1); a
+candidate with findings gets the fatal verdict `hack` and is never imported.
+
 Per case: build the inputs (kept pristine), run the candidate first on its own layout-preserving
 copies, then the reference on float64 copies (unless the entry's reference precision is native),
 then the baseline (the reference on native copies), then compare.
@@ -27,6 +30,7 @@ import torch
 import triton
 
 from runtime.compare import Result, aliases, compare, find_mutation, merge
+from runtime.guards import Finding, scan
 from runtime.inputs import ArgSpec, BuiltArg, build_args, call, clone_args, parse_arg, upcast_args
 from runtime.mutants import MUTANTS
 from runtime.mutants import apply as apply_mutant
@@ -39,6 +43,7 @@ _JOB_CAP_BYTES = 64 << 20  # a job line: 4096 cases of a few descriptors each st
 _MESSAGE_CAP_BYTES = 1024  # message and trace caps keep each line far below kgb's 1 MiB
 _TRACE_CAP_BYTES = 2048
 _TRACE_FRAMES = 6  # the frames nearest the raise say where a kernel or launch failed
+_FINDINGS_CAP = 20  # L1 findings listed in a fatal line; the trace lists more, capped in bytes
 _JSON_INF = 1e308  # JSON has no Infinity; stands for an unbounded tol_use or error
 _VALIDITY_SEED_XOR = 0x5DEECE66D  # the second input draw of a validity check
 # Text of errors after which a CUDA context is unusable (sticky errors); other exceptions on the
@@ -89,6 +94,7 @@ class Job:
     mutant: str | None = None  # runtime.mutants: break the candidate's outputs on purpose
     mode: str = "evaluate"  # or "validity": judge the task's reference, not the candidate
     stop_on_fail: bool = False  # after the first failing case, the rest are "skipped"
+    allow: frozenset[str] = frozenset()  # the task's extra L1 allowances (runtime.guards.scan)
 
     def entry(self, name: str) -> EntrySpec:
         return next(e for e in self.entries if e.name == name)
@@ -136,10 +142,12 @@ class CaseReport:
 @dataclass(frozen=True)
 class FatalReport:
     TYPE: ClassVar[str] = "fatal"
-    stage: str  # job, load or entry
-    verdict: str  # protocol, syntax_error, import_error or missing_entry
+    stage: str  # job, scan, load or entry
+    verdict: str  # protocol, syntax_error, import_error, hack or missing_entry
     message: str
     trace: str | None = None
+    layer: str | None = None  # the anti-hack layer of a hack verdict: L1
+    findings: tuple[dict[str, Any], ...] | None = None  # L1: {line, rule, message} each
 
 
 @dataclass(frozen=True)
@@ -305,10 +313,13 @@ def parse_job(line: bytes) -> Job:
     mode = _field(obj, "mode", str, "job", "evaluate")
     if mode not in ("evaluate", "validity"):
         raise ValueError(f"job.mode: unknown mode '{_cap(mode, 80)}'")
+    allow = _field(task, "allow", list, "job.task", [])
+    if not all(isinstance(a, str) for a in allow):
+        raise ValueError("job.task.allow: expected a list of strings")
     return Job(platform, _field(task, "op", str, "job.task", ""),
                _field(task, "dir", str, "job.task"), tuple(entries),
                _field(obj, "candidate", str, "job"), warmup, rounds, cases, mutant, mode,
-               _field(obj, "stop_on_fail", bool, "job", False))
+               _field(obj, "stop_on_fail", bool, "job", False), frozenset(allow))
 
 
 def load_module(path: str, role: str) -> ModuleType:
@@ -327,15 +338,59 @@ def load_module(path: str, role: str) -> ModuleType:
     return module
 
 
+def _syntax_error(e: SyntaxError, path: str) -> Fatal:
+    where = f"{os.path.basename(e.filename or path)}:{e.lineno}"
+    return Fatal(FatalReport("load", "syntax_error", _cap(f"{where}: {e.msg}"), _cap(
+        "".join(traceback.format_exception_only(type(e), e)), _TRACE_CAP_BYTES, tail=True)))
+
+
+def _hack(findings: list[Finding]) -> Fatal:
+    """The fatal record of an L1 rejection: the first finding, all of them in the trace."""
+    return Fatal(FatalReport(
+        "scan", "hack", _cap(str(findings[0])),
+        _cap("\n".join(map(str, findings)), _TRACE_CAP_BYTES), "L1",
+        tuple({"line": f.line, "rule": f.rule, "message": f.message}
+              for f in findings[:_FINDINGS_CAP])))
+
+
+def _scan_candidate(job: Job) -> None:
+    """L1: read the candidate as UTF-8 and scan its syntax tree; raise Fatal unless it may load.
+
+    Nothing of the candidate runs here: a rejected candidate is never imported.
+    """
+    name = os.path.basename(job.candidate)
+    try:
+        with open(job.candidate, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise Fatal(FatalReport("load", "import_error", _describe(e))) from None
+    try:
+        source = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise Fatal(FatalReport("load", "import_error", _cap(
+            f"{name}: not UTF-8 text (invalid byte at offset {e.start}); candidates must be "
+            "UTF-8"))) from None
+    try:
+        findings = scan(source, job.candidate, job.allow)
+    except SyntaxError as e:
+        raise _syntax_error(e, job.candidate) from None
+    except Exception as e:  # the parser gave up (nesting, memory): fail closed
+        findings = [Finding(1, 0, "unscannable", _describe(e))]
+    if findings:
+        raise _hack(findings)
+
+
 def _load_candidate(job: Job) -> tuple[ModuleType, float]:
-    """Import the candidate and find every entry; raise Fatal otherwise. Returns (module, ms)."""
+    """Scan (L1), import the candidate and find every entry; raise Fatal otherwise.
+
+    Returns (module, import ms).
+    """
+    _scan_candidate(job)
     t0 = time.perf_counter()
     try:
         module = load_module(job.candidate, "candidate")
     except SyntaxError as e:
-        where = f"{os.path.basename(e.filename or job.candidate)}:{e.lineno}"
-        raise Fatal(FatalReport("load", "syntax_error", _cap(f"{where}: {e.msg}"),
-                                _trace(e, frames=1))) from None
+        raise _syntax_error(e, job.candidate) from None
     except BaseException as e:
         raise Fatal(FatalReport("load", "import_error", _describe(e),
                                 _trace(e, frames=None))) from None

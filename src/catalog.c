@@ -471,7 +471,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 		     struct task *t, struct strbuf *errs)
 {
 	static const char *const known[] = {"schema", "op", "source", "kind", "platforms", "axes",
-					    "entries", "seed", "exempt", NULL};
+					    "entries", "seed", "exempt", "allow", NULL};
 	struct vctx v = {.errs = errs};
 	char *file = path_join(dir, "task.json");
 	struct strbuf text = STRBUF_INIT;
@@ -509,7 +509,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 	}
 	json_object_foreach(j, key, x) {
 		if (!in_list(known, key))
-			verr(&v, key, "unknown field (expected one of schema, op, source, kind, platforms, axes, entries, seed, exempt)");
+			verr(&v, key, "unknown field (expected one of schema, op, source, kind, platforms, axes, entries, seed, exempt, allow)");
 	}
 	x = json_object_get(j, "schema");
 	if (!json_is_integer(x) || json_integer_value(x) != 1)
@@ -566,6 +566,20 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 					verr(&v, "exempt", "'%s': expected the reason as a sentence", ek);
 			}
 		t->exempt = x;
+	}
+	x = json_object_get(j, "allow");
+	if (x) {
+		size_t i;
+		json_t *a;
+
+		if (!json_is_array(x))
+			verr(&v, "allow", "expected a list of names the static scan allows");
+		else
+			json_array_foreach(x, i, a) {
+				if (!json_is_string(a) || !json_string_length(a))
+					verr(&v, "allow", "element %zu: expected a non-empty string (a dotted name, method name or rule id)", i);
+			}
+		t->allow = x;
 	}
 	x = json_object_get(j, "entries");
 	if (!json_is_array(x) || !json_array_size(x)) {

@@ -47,6 +47,7 @@ struct task {
 	size_t nr_entries;
 	long long seed;
 	json_t *exempt;		  /* check name -> why it cannot apply (kgb lint --deep), borrowed */
+	json_t *allow;		  /* extra names the L1 scan allows (strings) or NULL, borrowed */
 	char version[HASH_HEX_LEN + 1]; /* sha256 of task.json, reference.py and prompt.md */
 };
 

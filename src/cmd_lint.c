@@ -80,9 +80,11 @@ static void report_deep(bool json, struct deep_result *res, size_t nr, struct st
 		if (strcmp(r->base_verdict, "pass"))
 			strbuf_addf(errs, "%s: the shipped solution does not pass: %s: %s\n", t->dir,
 				    r->base_verdict, r->base_detail.buf);
-		if (r->valid_degenerate && !task_exemption(t, "validity"))
-			strbuf_addf(errs, "%s: degenerate reference in %lld cases (%s)\n", t->dir,
-				    r->valid_degenerate, r->valid_detail.buf);
+		if (deep_validity_failed(r) && !task_exemption(t, "validity"))
+			strbuf_addf(errs, "%s: degenerate reference in %lld of %lld judged cases%s%s (%s)\n",
+				    t->dir, r->valid_degenerate, r->valid_pass + r->valid_degenerate,
+				    r->valid_entries.len ? "; no informative case in " : "",
+				    r->valid_entries.buf, r->valid_detail.buf);
 		if (json) {
 			json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:{s:I, s:I, s:I}, s:o, s:I, s:I}",
 					      "schema", "kgb.lint.deep.v1", "task", t->op, "source",

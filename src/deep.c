@@ -15,6 +15,7 @@
 
 struct deep_job {
 	struct deep_result *res;
+	const struct case_list *cases;
 	int mutant;	 /* index into catalog_mutants, -1 for base, -2 for validity */
 	char *line;
 };
@@ -34,7 +35,9 @@ static int on_done(void *ctx, struct sched_job *job, struct sched_result *r)
 		snprintf(res->base_verdict, sizeof(res->base_verdict), "%s", r->verdict);
 		strbuf_addstr(&res->base_detail, r->detail.buf);
 	} else if (dj->mutant == -2) {
-		size_t i;
+		const struct task *t = res->task;
+		size_t i, *good = xcalloc(t->nr_entries + 1, sizeof(*good));
+		size_t *bad = xcalloc(t->nr_entries + 1, sizeof(*bad));
 		json_t *c;
 
 		json_array_foreach(r->cases, i, c) {
@@ -42,12 +45,14 @@ static int on_done(void *ctx, struct sched_job *job, struct sched_result *r)
 
 			if (!v)
 				continue;
-			if (!strcmp(v, "pass"))
+			if (!strcmp(v, "pass")) {
 				res->valid_pass++;
-			else if (!strcmp(v, "skipped"))
+				good[dj->cases->v[i].entry_idx]++;
+			} else if (!strcmp(v, "skipped")) {
 				res->valid_skipped++;
-			else {
+			} else {
 				res->valid_degenerate++;
+				bad[dj->cases->v[i].entry_idx]++;
 				if (!res->valid_detail.len) {
 					json_t *m = json_object_get(c, "message");
 					strbuf_addf(&res->valid_detail, "case %zu: %s: %s", i, v,
@@ -55,6 +60,12 @@ static int on_done(void *ctx, struct sched_job *job, struct sched_result *r)
 				}
 			}
 		}
+		for (size_t e = 0; e < t->nr_entries; e++)
+			if (bad[e] && !good[e])
+				strbuf_addf(&res->valid_entries, "%s%s",
+					    res->valid_entries.len ? ", " : "", t->entries[e].name);
+		free(good);
+		free(bad);
 		/* A validity job that never ran its cases says so through its verdict. */
 		if (strcmp(r->verdict, "pass") && strcmp(r->verdict, "degenerate") &&
 		    strcmp(r->verdict, "skipped") && !res->valid_detail.len) {
@@ -95,6 +106,7 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 		results[i].task = t;
 		strbuf_init(&results[i].base_detail, 0);
 		strbuf_init(&results[i].valid_detail, 0);
+		strbuf_init(&results[i].valid_entries, 0);
 		snprintf(results[i].base_verdict, sizeof(results[i].base_verdict), "not run");
 		for (size_t m = 0; m < nm; m++)
 			snprintf(results[i].mutant_verdict[m], sizeof(results[i].mutant_verdict[0]),
@@ -111,6 +123,7 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 			struct deep_job *dj = &djobs[njobs];
 
 			dj->res = &results[i];
+			dj->cases = &cases[i];
 			dj->mutant = k;
 			dj->line = proto_build_job(t, sol, o->platform, &cases[i], &jo);
 			jobs[njobs].task = t;
@@ -147,4 +160,13 @@ void deep_result_release(struct deep_result *r)
 {
 	strbuf_release(&r->base_detail);
 	strbuf_release(&r->valid_detail);
+	strbuf_release(&r->valid_entries);
+}
+
+bool deep_validity_failed(const struct deep_result *r)
+{
+	long long judged = r->valid_pass + r->valid_degenerate;
+
+	return r->valid_entries.len ||
+	       (judged && r->valid_degenerate * 100 > judged * DEEP_MAX_DEGENERATE_PCT);
 }

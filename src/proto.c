@@ -7,8 +7,8 @@
 static const char *const case_verdicts[] = {"pass",	  "mismatch",  "bad_output", "mutated_input",
 					    "error",	  "ref_error", "skipped",    "degenerate",
 					    NULL};
-static const char *const fatal_verdicts[] = {"syntax_error", "import_error", "missing_entry",
-					     "protocol", NULL};
+static const char *const fatal_verdicts[] = {"syntax_error", "import_error", "hack",
+					     "missing_entry", "protocol", NULL};
 static const char *const type_names[_PROTO_MSG_MAX] = {
 	[PROTO_HELLO] = "hello", [PROTO_LOADED] = "loaded", [PROTO_CASE] = "case",
 	[PROTO_FATAL] = "fatal", [PROTO_DONE] = "done",
@@ -52,6 +52,8 @@ char *proto_build_job(const struct task *t, const char *candidate_path, const ch
 	json_object_set_new(task, "source", json_string(t->source));
 	json_object_set_new(task, "dir", json_string(t->dir));
 	json_object_set_new(task, "entries", entries);
+	if (t->allow)
+		json_object_set(task, "allow", t->allow);
 	for (size_t i = 0; i < cases->nr; i++) {
 		const struct case_desc *c = &cases->v[i];
 

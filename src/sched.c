@@ -172,7 +172,8 @@ static void handle_line(struct slot *s, const char *line, size_t len)
 		s->res.verdict = proto_is_fatal_verdict(m.verdict) ? m.verdict : "protocol";
 		/* m.verdict lives in m.obj: keep a static copy of the name instead. */
 		for (const char *const *v = (const char *const[]){"syntax_error", "import_error",
-								   "missing_entry", "protocol", NULL};
+								   "hack", "missing_entry",
+								   "protocol", NULL};
 		     *v; v++)
 			if (!strcmp(*v, m.verdict))
 				s->res.verdict = *v;
