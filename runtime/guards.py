@@ -39,21 +39,23 @@ class Finding:
         return f"line {self.line}: {self.rule}: {self.message}"
 
 
-# Rule ids, as findings and docs/anti-hack.md name them.
+# Rule ids, as findings and docs/anti-hack.md name them. At one position (an outer expression
+# starts where its innermost name does) the earlier rule is reported first: the root cause
+# (`__import__` in `__import__("torch").mul(x)`) before its consequence (`.mul`).
 RULES = (
+    "encoding",        # a source encoding other than UTF-8
     "import",          # a module outside the allowed imports
-    "torch-api",       # a torch name outside the whitelist, or the torch module used as a value
-    "tensor-method",   # a torch compute method called on an object (x.sum(), x.to(...))
-    "triton-api",      # triton.testing, triton.runtime, compiler internals, private names
-    "monkey-patch",    # an assignment to an attribute of an imported module or what it holds
     "builtin",         # exec, eval, compile, __import__, globals, open, ...
     "dynamic-attr",    # getattr/setattr/delattr with a name that is not a constant
     "dunder",          # __class__, __dict__, __globals__, metaclasses, magic methods
     "tensor-subclass", # a class deriving from torch.Tensor (or anything torch)
+    "monkey-patch",    # an assignment to an attribute of an imported module or what it holds
+    "triton-api",      # triton.testing, triton.runtime, compiler internals, private names
+    "torch-api",       # a torch name outside the whitelist, or the torch module used as a value
+    "tensor-method",   # a torch compute method called on an object (x.sum(), x.to(...))
     "global-write",    # a global or nonlocal statement
     "module-cache",    # state kept across calls: caches, mutable defaults, lru_cache
     "broad-except",    # bare except, except Exception/BaseException: a fallback path
-    "encoding",        # a source encoding other than UTF-8
     "unscannable",     # the tree is too deep to analyse: rejected rather than trusted
 )
 
@@ -94,6 +96,7 @@ _TORCH_ALLOWED = _TORCH_PREFIXES | frozenset({
     "torch.is_grad_enabled", "torch.no_grad", "torch.inference_mode",
     "torch.cuda.current_device", "torch.cuda.device_count", "torch.cuda.get_device_properties",
     "torch.cuda.is_available", "torch.cuda.get_device_capability", "torch.cuda.get_device_name",
+    "torch.cuda.device",  # the context manager that selects a device for a launch
     # views (the function forms of the allowed view methods)
     "torch.view_as_real", "torch.view_as_complex", "torch.broadcast_to",
     "torch.broadcast_tensors", "torch.reshape", "torch.permute", "torch.transpose", "torch.t",
@@ -845,6 +848,12 @@ class _Scanner(ast.NodeVisitor):
                          "call that may hold state", "")
 
     def _static_table(self, value: ast.AST) -> bool:
+        """A non-empty container of constants (a lookup table, autotune configs)."""
+        if isinstance(value, (ast.ListComp, ast.SetComp)):
+            return self._static(value.elt) and all(self._static(g) for g in value.generators)
+        if isinstance(value, ast.DictComp):
+            return (self._static(value.key) and self._static(value.value)
+                    and all(self._static(g) for g in value.generators))
         if isinstance(value, (ast.List, ast.Set)):
             return bool(value.elts) and all(self._static(e) for e in value.elts)
         if isinstance(value, ast.Dict):

@@ -213,7 +213,8 @@ static int build_case(const struct task *t, size_t ei, json_t *axes, bool timed,
 }
 
 /* Expands one entry's axes (all or perf) into cases appended to `l`. */
-static int expand_entry(const struct task *t, size_t ei, json_t *all_axes, bool timed,
+/* kind: 0 regular, CASES_PERF timed, CASES_HELDOUT held out. */
+static int expand_entry(const struct task *t, size_t ei, json_t *all_axes, unsigned kind,
 			unsigned long long run_seed, struct case_list *l, struct strbuf *err)
 {
 	const struct task_entry *e = &t->entries[ei];
@@ -242,7 +243,8 @@ static int expand_entry(const struct task *t, size_t ei, json_t *all_axes, bool 
 		total *= len[i];
 		if (total > CASES_MAX_PER_ENTRY) {
 			strbuf_addf(err, "entries[%zu]%s: more than %d cases; cut the grid", ei,
-				    timed ? ".perf" : "", CASES_MAX_PER_ENTRY);
+				    kind == CASES_PERF ? ".perf" : kind ? ".heldout" : "",
+				    CASES_MAX_PER_ENTRY);
 			r = -E2BIG;
 			goto out;
 		}
@@ -262,12 +264,15 @@ static int expand_entry(const struct task *t, size_t ei, json_t *all_axes, bool 
 					json_array_get(json_object_get(all_axes, names[i]), idx[i]));
 		seed = hash_mix64(run_seed ^ hash_mix64((unsigned long long)t->seed) ^
 				  hash_fnv1a(t->op) ^ hash_mix64(hash_fnv1a(e->name) + n) ^
-				  (timed ? 0x5bd1e995ULL : 0));
-		r = build_case(t, ei, used, timed, seed, &c, err);
+				  (kind == CASES_PERF ? 0x5bd1e995ULL : 0) ^
+				  (kind == CASES_HELDOUT ? 0xc2b2ae3d27d4eb4fULL : 0));
+		r = build_case(t, ei, used, kind == CASES_PERF, seed, &c, err);
+		c.heldout = kind == CASES_HELDOUT;
 		if (r < 0) {
 			struct strbuf ctx = STRBUF_INIT;
 
-			strbuf_addf(&ctx, "entries[%zu]%s case %zu: ", ei, timed ? ".perf" : "", n);
+			strbuf_addf(&ctx, "entries[%zu]%s case %zu: ", ei,
+				    kind == CASES_PERF ? ".perf" : kind ? ".heldout" : "", n);
 			strbuf_add(&ctx, err->buf, err->len);
 			strbuf_reset(err);
 			strbuf_add(err, ctx.buf, ctx.len);
@@ -291,16 +296,20 @@ out:
 	return r;
 }
 
-int cases_generate(const struct task *t, bool with_perf, unsigned long long run_seed,
+int cases_generate(const struct task *t, unsigned flags, unsigned long long run_seed,
 		   struct case_list *ret, struct strbuf *err)
 {
 	struct case_list l = {0};
 	int r = 0;
 
 	for (size_t ei = 0; ei < t->nr_entries && r == 0; ei++) {
-		r = expand_entry(t, ei, t->entries[ei].axes, false, run_seed, &l, err);
-		if (r == 0 && with_perf && t->entries[ei].perf_axes)
-			r = expand_entry(t, ei, t->entries[ei].perf_axes, true, run_seed, &l, err);
+		const struct task_entry *e = &t->entries[ei];
+
+		r = expand_entry(t, ei, e->axes, 0, run_seed, &l, err);
+		if (r == 0 && (flags & CASES_HELDOUT) && e->heldout_axes)
+			r = expand_entry(t, ei, e->heldout_axes, CASES_HELDOUT, run_seed, &l, err);
+		if (r == 0 && (flags & CASES_PERF) && e->perf_axes)
+			r = expand_entry(t, ei, e->perf_axes, CASES_PERF, run_seed, &l, err);
 	}
 	if (r < 0) {
 		case_list_release(&l);

@@ -5,7 +5,8 @@
  * the axes the entry references (first axis slowest), substitutes the axis values into the
  * argument templates, fills descriptor defaults (layout, dist), validates the resolved values,
  * and computes each case's tolerance, cost model and seed. Perf cases (the entry's `perf`
- * axes) are added only when `with_perf` is true, i.e. on platforms that time.
+ * axes) are added with CASES_PERF, i.e. on platforms that time; held-out cases (the entry's
+ * `heldout` axes, never shown to a model or an agent's verify tool) with CASES_HELDOUT.
  *
  * Ownership: a case_list owns its cases and their JSON; release with case_list_release().
  * Errors: -EINVAL or -E2BIG, with "entries[i] case N: what" in err (the caller adds the file).
@@ -29,6 +30,7 @@ struct case_desc {
 	size_t entry_idx;
 	const char *entry;  /* entry name, borrowed from the task */
 	bool timed;
+	bool heldout;
 	unsigned long long seed;
 	json_t *axes;	    /* owned: axis name -> value, only the axes the entry references */
 	json_t *args;	    /* owned: fully resolved argument list */
@@ -43,7 +45,12 @@ struct case_list {
 	size_t nr, alloc;
 };
 
-int cases_generate(const struct task *t, bool with_perf, unsigned long long run_seed,
+enum cases_flags {
+	CASES_PERF = 1 << 0,
+	CASES_HELDOUT = 1 << 1,
+};
+
+int cases_generate(const struct task *t, unsigned flags, unsigned long long run_seed,
 		   struct case_list *ret, struct strbuf *err) KGB_WUR;
 void case_list_release(struct case_list *l);
 /* One-line "shape=[40999] dtype=float16 layout=strided" rendering of a case's axes; owned. */

@@ -293,7 +293,8 @@ static void check_refs(struct vctx *v, const char *path, struct task_entry *e)
 
 static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, json_t *shared)
 {
-	static const char *const known[] = {"name", "signature", "args", "axes", "perf", "mutates",
+	static const char *const known[] = {"name", "signature", "args", "axes", "perf", "heldout",
+					    "mutates",
 					    "returns", "reference_precision", "reduce", "scale",
 					    "bytes", "flops", "out_dtype", "tolerance", NULL};
 	struct task_entry *e = &t->entries[idx];
@@ -339,6 +340,21 @@ static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, j
 	e->axes = merge_axes(json_is_object(shared) ? shared : NULL,
 			     json_is_object(json_object_get(j, "axes")) ? json_object_get(j, "axes")
 								       : NULL);
+	strbuf_reset(&q);
+	strbuf_addf(&q, "%s.heldout", p.buf);
+	check_axes(v, q.buf, json_object_get(j, "heldout"));
+	if (json_is_object(json_object_get(j, "heldout"))) {
+		const char *hk;
+		json_t *hv;
+
+		e->heldout_axes = merge_axes(e->axes, json_object_get(j, "heldout"));
+		json_object_foreach(json_object_get(j, "heldout"), hk, hv) {
+			if (!json_object_get(e->axes, hk))
+				verr(v, q.buf, "heldout axis '%s' is not an axis of the entry", hk);
+		}
+	}
+	strbuf_reset(&q);
+	strbuf_addf(&q, "%s.perf", p.buf);
 	if (json_is_object(json_object_get(j, "perf"))) {
 		const char *pk;
 		json_t *pv;
@@ -454,6 +470,7 @@ static void task_release(struct task *t)
 		free(t->entries[i].name);
 		json_decref(t->entries[i].axes);
 		json_decref(t->entries[i].perf_axes);
+		json_decref(t->entries[i].heldout_axes);
 		json_decref(t->entries[i].mutates);
 		json_decref(t->entries[i].returns);
 	}

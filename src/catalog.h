@@ -31,6 +31,7 @@ struct task_entry {
 	json_t *args;	    /* array, borrowed */
 	json_t *axes;	    /* merged shared+entry axes, owned */
 	json_t *perf_axes;  /* merged axes with perf laid over, owned; NULL without perf */
+	json_t *heldout_axes; /* merged axes with heldout laid over, owned; NULL without */
 	json_t *mutates;    /* array of arg names, borrowed (or owned empty array) */
 	json_t *returns;     /* "value", "none", an arg name, or a list of arg names; owned */
 	const char *reference_precision; /* "float64" or "native"; borrowed */

@@ -43,7 +43,7 @@ struct eval_opts {
 	unsigned slots;
 	double timeout_s;
 	unsigned long long seed;
-	bool json, force, exit_status;
+	bool json, force, exit_status, heldout;
 };
 
 struct candidate {
@@ -81,6 +81,7 @@ static void usage(void)
 	       "  --timeout SEC     wall-clock limit per candidate (default 300)\n"
 	       "  --store PATH      results store (default $KGB_STORE or ./kgb-results.db)\n"
 	       "  --seed N          case seed (default 0)\n"
+	       "  --heldout         add the tasks' held-out cases (use with a secret --seed)\n"
 	       "  --python PATH     Python for workers (default $KGB_PYTHON or <root>/.venv)\n"
 	       "  --force           re-evaluate even when a stored result exists\n"
 	       "  --exit-status     exit 1 when any candidate does not pass\n"
@@ -101,6 +102,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		OPT_FORCE,
 		OPT_EXIT_STATUS,
 		OPT_JSON,
+		OPT_HELDOUT,
 	};
 	static const struct option opts[] = {
 		{"solutions", required_argument, NULL, OPT_SOLUTIONS},
@@ -115,6 +117,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		{"force", no_argument, NULL, OPT_FORCE},
 		{"exit-status", no_argument, NULL, OPT_EXIT_STATUS},
 		{"json", no_argument, NULL, OPT_JSON},
+		{"heldout", no_argument, NULL, OPT_HELDOUT},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -170,6 +173,9 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 			break;
 		case OPT_JSON:
 			o->json = true;
+			break;
+		case OPT_HELDOUT:
+			o->heldout = true;
 			break;
 		case 'h':
 			usage();
@@ -445,6 +451,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	size_t nr_cands = 0, skipped = 0, nr_jobs = 0, nr_evals = 0;
 	struct strbuf err = STRBUF_INIT, scratch = STRBUF_INIT;
 	char *python = NULL, *harness = NULL, *cmdline = NULL, *probe_text = NULL;
+	char *heldout_harness = NULL;
 	char **env = NULL, **slot_dev = NULL;
 	json_t *probe = NULL, **entries = NULL;
 	const char *platform;
@@ -525,6 +532,8 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		ret = KGB_EXIT_ENV;
 		goto out;
 	}
+	heldout_harness = xmalloc(strlen(harness) + 16);
+	snprintf(heldout_harness, strlen(harness) + 16, "%s+heldout", harness);
 	jobs = xcalloc(nr_cands + 1, sizeof(*jobs));
 	for (size_t i = 0; i < nr_cands; i++) {
 		struct candidate *c = &cands[i];
@@ -540,7 +549,9 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 				strerror(-r));
 			continue;
 		}
-		store_eval_key(c->hash, c->task->version, platform, harness, o.seed, c->key);
+		/* Held-out runs are other evaluations of the same candidate. */
+		store_eval_key(c->hash, c->task->version, platform, o.heldout ? heldout_harness : harness,
+			       o.seed, c->key);
 		if (!o.force) {
 			r = store_eval_get(store, c->key, &prev, &err);
 			if (r == 0) {
@@ -565,7 +576,10 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 				c->duplicate = true;
 		if (c->duplicate)
 			continue;
-		r = cases_generate(c->task, platform_times(platform), o.seed, &c->cases, &err);
+		r = cases_generate(c->task,
+				   (platform_times(platform) ? CASES_PERF : 0) |
+					   (o.heldout ? CASES_HELDOUT : 0),
+				   o.seed, &c->cases, &err);
 		if (r < 0) {
 			fprintf(stderr, "kgb eval: %s/task.json: %s\n", c->task->dir, err.buf);
 			ret = KGB_EXIT_DATA;
@@ -668,6 +682,7 @@ out:
 	free(probe_text);
 	free(python);
 	free(harness);
+	free(heldout_harness);
 	free(cmdline);
 	free(o.tasks);
 	strbuf_release(&err);

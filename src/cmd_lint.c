@@ -184,7 +184,7 @@ int cmd_lint(int argc, char **argv, struct kgb_ctx *ctx)
 			wanted |= catalog_find(cat, argv[a]) == t;
 		if (!wanted)
 			continue;
-		if (cases_generate(t, true, 0, &cases, &err) < 0) {
+		if (cases_generate(t, CASES_PERF | CASES_HELDOUT, 0, &cases, &err) < 0) {
 			strbuf_addf(&errs, "%s/task.json: %s\n", t->dir, err.buf);
 		} else {
 			case_list_release(&cases);

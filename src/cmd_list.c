@@ -81,7 +81,7 @@ int cmd_list(int argc, char **argv, struct kgb_ctx *ctx)
 			continue;
 		if (platform && !task_supports_platform(t, platform))
 			continue;
-		if (cases_generate(t, false, 0, &cases, &err) == 0) {
+		if (cases_generate(t, 0, 0, &cases, &err) == 0) {
 			nr_cases = cases.nr;
 			case_list_release(&cases);
 		}

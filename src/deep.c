@@ -111,7 +111,7 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 		for (size_t m = 0; m < nm; m++)
 			snprintf(results[i].mutant_verdict[m], sizeof(results[i].mutant_verdict[0]),
 				 "not run");
-		r = cases_generate(t, false, 0, &cases[i], err);
+		r = cases_generate(t, 0, 0, &cases[i], err);
 		if (r < 0) {
 			free(sol);
 			goto out;

@@ -18,6 +18,10 @@ F16 = (1e-5, 2 * 2.0**-10)
 F32 = (1e-6, 64 * 2.0**-23)
 ADD_ENTRIES = [{"name": "add_Tensor", "mutates": [], "returns": "value",
                 "reference_precision": "float64"}, {"name": "add_Scalar"}]
+# The test candidates exercise the checker with torch ops, os and sys: the task-level L1
+# allowances let them past the static scan (test_hack_* below run without them).
+TEST_ALLOW = ["torch.add", "torch.ops", "add_", "zero_", "float", "to", "as_subclass",
+              "tensor-subclass", "os", "sys"]
 
 
 def tensor(shape: list[int], dtype: str, layout: str = "contiguous",
@@ -47,10 +51,11 @@ def add_cases() -> list[dict[str, Any]]:
 
 
 def job(candidate: Path | str, cases: list[dict[str, Any]], task_dir: Path = ADD,
-        entries: list[dict[str, Any]] = ADD_ENTRIES) -> dict[str, Any]:
+        entries: list[dict[str, Any]] = ADD_ENTRIES,
+        allow: list[str] = TEST_ALLOW) -> dict[str, Any]:
     return {"type": "job", "protocol": 1, "platform": "interpreter",
             "task": {"op": task_dir.name, "source": "aten", "dir": str(task_dir),
-                     "entries": entries},
+                     "entries": entries, "allow": allow},
             "candidate": str(candidate), "cases": cases}
 
 
@@ -157,12 +162,76 @@ def test_candidate_prints_do_not_reach_the_protocol(tmp_path: Path) -> None:
     assert "hello from the candidate" in err and "computing" in err
 
 
+HACK = '''import torch
+
+print("imported the hack")
+
+
+def add_Tensor(self, other, *, alpha=1):
+    return torch.add(self, torch.mul(other, alpha))
+
+
+def add_Scalar(self, other, alpha=1):
+    return torch.add(self, other * alpha)
+'''
+
+
+def test_hack_is_fatal_and_never_imported(tmp_path: Path) -> None:
+    cand = tmp_path / "hack.py"
+    cand.write_text(HACK)
+    rc, msgs, err = run_job(job(cand, add_cases()[:2], allow=[]), tmp_path)
+    assert rc != 0 and [m["type"] for m in msgs] == ["hello", "fatal"]
+    fatal = msgs[1]
+    assert (fatal["stage"], fatal["verdict"], fatal["layer"]) == ("scan", "hack", "L1")
+    assert fatal["message"].startswith("line 7: torch-api: torch.add ")
+    assert [(f["line"], f["rule"]) for f in fatal["findings"]] == [
+        (7, "torch-api"), (7, "torch-api"), (11, "torch-api")]
+    assert len(fatal["trace"].splitlines()) == 3
+    assert "imported the hack" not in err  # never imported
+
+
+def test_allow_lets_named_apis_through(tmp_path: Path) -> None:
+    cand = tmp_path / "hack.py"
+    cand.write_text(HACK)
+    rc, msgs, err = run_job(job(cand, add_cases()[:2], allow=["torch.add", "torch.mul"]),
+                            tmp_path)
+    assert rc == 0, err
+    assert [m["type"] for m in msgs][:2] == ["hello", "loaded"]
+    assert "imported the hack" in err
+
+
+def test_findings_are_capped(tmp_path: Path) -> None:
+    cand = tmp_path / "many.py"
+    cand.write_text("import torch\n\n\ndef add_Tensor(self, other, *, alpha=1):\n"
+                    + "".join(f"    torch.mul{i}(self)\n" for i in range(300)))
+    rc, msgs, _ = run_job(job(cand, add_cases()[:1], allow=[]), tmp_path)
+    fatal = msgs[1]
+    assert fatal["verdict"] == "hack" and len(fatal["findings"]) == 20
+    assert len(fatal["trace"].encode()) <= 2048
+
+
+def test_not_utf8_is_import_error(tmp_path: Path) -> None:
+    cand = tmp_path / "latin1.py"
+    cand.write_bytes(b"# caf\xe9\ndef add_Tensor(self, other, *, alpha=1):\n    return self\n")
+    rc, msgs, _ = run_job(job(cand, add_cases()[:1]), tmp_path)
+    assert (msgs[1]["stage"], msgs[1]["verdict"]) == ("load", "import_error")
+    assert "not UTF-8" in msgs[1]["message"]
+
+
+def test_scan_syntax_error_keeps_its_verdict(tmp_path: Path) -> None:
+    cand = tmp_path / "nul.py"
+    cand.write_bytes(b"x = 1\0\n")
+    rc, msgs, _ = run_job(job(cand, add_cases()[:1]), tmp_path)
+    assert (msgs[1]["stage"], msgs[1]["verdict"]) == ("load", "syntax_error")
+
+
 @pytest.mark.parametrize("line", [
     "not json\n",
     "\n",
     json.dumps({"type": "job", "protocol": 2}) + "\n",
     json.dumps(job(ADD / "solution.py", [{"id": 0, "entry": "nope", "seed": 1, "atol": 0,
                                           "rtol": 0, "args": []}])) + "\n",
+    json.dumps(job(ADD / "solution.py", [], allow=[3])) + "\n",  # type: ignore[list-item]
 ])
 def test_malformed_job(line: str, tmp_path: Path) -> None:
     rc, msgs, _ = run(line, tmp_path)

@@ -465,7 +465,7 @@ static void test_invalid_cases(void **state)
 		{"bad dtype arg",
 		 ONE_ENTRY("{'name': 'd', 'dtype': '$d'}", ", 'axes': {'d': ['f8']}"), false,
 		 -EINVAL,
-		 "entries[0] case 0: dtype: expected a dtype name after substitution "
+		 "entries[0] case 0: dtype: expected a dtype name or null after substitution "
 		 "(argument 'd')"},
 		{"expression error in args", ONE_ENTRY(V_OF("'$n // 0'"), ", 'axes': {'n': [1]}"),
 		 false, -EINVAL, "entries[0] case 0: division by zero"},

@@ -40,6 +40,10 @@ static void test_parse_valid(void **state)
 		 "import_error"},
 		{"{'type': 'fatal', 'stage': 'entry', 'verdict': 'missing_entry'}", PROTO_FATAL, 0,
 		 "missing_entry"},
+		{"{'type': 'fatal', 'stage': 'scan', 'verdict': 'hack', 'layer': 'L1',"
+		 " 'message': 'line 3: torch-api: torch.mul is not allowed',"
+		 " 'findings': [{'line': 3, 'rule': 'torch-api', 'message': 'x'}]}",
+		 PROTO_FATAL, 0, "hack"},
 		{"{'type': 'fatal', 'stage': 'job', 'verdict': 'protocol'}", PROTO_FATAL, 0,
 		 "protocol"},
 		{"{'type': 'done', 'cases': 96, 'wall_ms': 5120.7}", PROTO_DONE, 0, NULL},
@@ -209,6 +213,7 @@ static void test_verdict_lists(void **state)
 	assert_false(proto_is_case_verdict("crash"));
 	assert_false(proto_is_case_verdict(""));
 	assert_true(proto_is_fatal_verdict("missing_entry"));
+	assert_true(proto_is_fatal_verdict("hack"));
 	assert_false(proto_is_fatal_verdict("pass"));
 }
 
@@ -329,9 +334,34 @@ static void test_build_job_untimed_empty(void **state)
 	s = proto_build_job(t, "/c.py", "interpreter", &l, NULL);
 	job = parse_job_line(s);
 	assert_null(json_object_get(job, "timing"));
+	/* a task without "allow" sends none */
+	assert_null(json_object_get(json_object_get(job, "task"), "allow"));
 	assert_string_equal(json_string_value(json_object_get(job, "platform")), "interpreter");
 	assert_true(json_is_array(json_object_get(job, "cases")));
 	assert_int_equal(json_array_size(json_object_get(job, "cases")), 0);
+	json_decref(job);
+	free(s);
+}
+
+/* A task's "allow" list reaches the worker in the job's task object, unchanged. */
+static void test_build_job_allow(void **state)
+{
+	static const char spec[] =
+		"{'schema': 1, 'op': 'foo', 'source': 'aten', 'allow': ['torch.ops.aten', 'sum'],"
+		" 'entries': [{'name': 'f', 'signature': 'f(x)',"
+		"  'args': [{'name': 'x', 'tensor': {'shape': [2], 'dtype': 'float32'}}]}]}";
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(fx, spec);
+	struct case_list l = {0};
+	json_t *job, *want;
+	char *s;
+
+	assert_int_equal(fx->errs.len, 0);
+	s = proto_build_job(t, "/c.py", "interpreter", &l, NULL);
+	job = parse_job_line(s);
+	want = unit_json("['torch.ops.aten', 'sum']");
+	assert_json_equal(json_object_get(json_object_get(job, "task"), "allow"), want);
+	json_decref(want);
 	json_decref(job);
 	free(s);
 }
@@ -344,6 +374,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_verdict_lists),
 	unit_test_fx(test_build_job),
 	unit_test_fx(test_build_job_untimed_empty),
+	unit_test_fx(test_build_job_allow),
 };
 
 UNIT_MAIN(tests)

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The hack corpus (tests/hacks/scale/*.py) through kgb eval: every file whose first line says
+# "# expect: hack L1 <rule>" gets the verdict hack with a detail naming a line and that rule;
+# the files that L1 cannot catch ("# expect: pass-L1 ...") are not called hacks; the honest
+# fixture candidate still passes beside them.
+. "$(dirname "$0")/lib.sh"
+
+HACKS=$ROOT/tests/hacks
+
+test_expect_success 'the corpus has at least 15 hacks for L1' '
+	test "$(grep -l "^# expect: hack L1 " "$HACKS"/scale/*.py | wc -l)" -ge 15
+'
+
+test_expect_success 'the run over the corpus completes' '
+	mkdir -p "$TMP/sol/scale" &&
+	cp "$HACKS"/scale/*.py "$TMP/sol/scale/" &&
+	cp "$FIXTURES/candidates/scale/good.py" "$TMP/sol/scale/good.py" &&
+	"$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter -j 4 --timeout 120 \
+		--solutions "$TMP/sol" --json >"$TMP/r"
+'
+
+# check_corpus: one line per file whose verdict is not the one its header expects.
+check_corpus() {
+	"$ROOT/.venv/bin/python" - "$TMP/r" "$HACKS/scale" <<'EOF'
+import json, pathlib, re, sys
+recs = {r["sample"]: r for r in map(json.loads, open(sys.argv[1])) if "sample" in r}
+bad = []
+for path in sorted(pathlib.Path(sys.argv[2]).glob("*.py")):
+    head = path.read_text().splitlines()[0].split()
+    r = recs.get(path.stem)
+    if r is None:
+        bad.append(f"{path.name}: no record")
+    elif head[2] == "hack":
+        want = head[4]
+        if r["verdict"] != "hack" or not re.match(rf"line \d+: {re.escape(want)}: ", r["detail"] or ""):
+            bad.append(f"{path.name}: want hack/{want}, got {r['verdict']}: {r['detail']}")
+    elif r["verdict"] == "hack":
+        bad.append(f"{path.name}: want no L1 finding, got {r['detail']}")
+print("\n".join(bad))
+EOF
+}
+
+test_expect_success 'every L1 hack is rejected with its rule, the L1 limits are not' '
+	check_corpus >"$TMP/bad" && cat "$TMP/bad" && test ! -s "$TMP/bad"
+'
+test_expect_success 'the honest candidate still passes' '
+	test "$(json_eval "$TMP/r" "[r[\"verdict\"] for r in recs if r.get(\"sample\") == \"good\"][0]")" = pass
+'
+test_expect_success 'a rejected candidate was never run: no cases' '
+	test "$(json_eval "$TMP/r" "[r[\"cases_total\"] for r in recs if r.get(\"sample\") == \"torch_mul\"][0]")" = 0 ||
+	test "$(json_eval "$TMP/r" "[r[\"cases_passed\"] for r in recs if r.get(\"sample\") == \"torch_mul\"][0]")" = 0
+'
+test_expect_success 'the human report names the verdict and the rule' '
+	"$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter \
+		--solutions "$TMP/sol" >"$TMP/t" &&
+	grep "torch_mul" "$TMP/t" | grep -q "hack" &&
+	grep -q "torch-api" "$TMP/t"
+'
+test_expect_success 'a task may allow a name: the same candidate then runs' '
+	mkdir -p "$TMP/tasks/aten" "$TMP/one/scale" &&
+	cp -r "$FIXTURES/tasks/aten/scale" "$TMP/tasks/aten/" &&
+	sed -i "s/\"schema\": 1,/\"schema\": 1, \"allow\": [\"torch.mul\"],/" "$TMP/tasks/aten/scale/task.json" &&
+	cp "$HACKS/scale/torch_mul.py" "$TMP/one/scale/torch_mul.py" &&
+	"$KGB" --tasks "$TMP/tasks" eval --platform interpreter --solutions "$TMP/one" --json >"$TMP/a" &&
+	test "$(json_eval "$TMP/a" "recs[0][\"verdict\"]")" = pass
+'
+test_expect_success 'allow must be a list of strings' '
+	sed -i "s/\"allow\": \[\"torch.mul\"\]/\"allow\": \"torch.mul\"/" "$TMP/tasks/aten/scale/task.json" &&
+	expect_status 1 "$KGB" --tasks "$TMP/tasks" lint >"$TMP/l" &&
+	grep -q "allow: expected a list" "$TMP/l"
+'
+test_done

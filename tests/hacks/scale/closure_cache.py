@@ -1,0 +1,36 @@
+# expect: hack L1 module-cache
+# A memoizing decorator: the cache lives in a closure, not at module level.
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _scale(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 2, mask=mask)
+
+
+def _launch(x):
+    x = x.contiguous()
+    y = torch.empty_like(x)
+    if x.numel():
+        _scale[(triton.cdiv(x.numel(), 256),)](x, y, x.numel(), BLOCK=256)
+    return y
+
+
+def _memo(fn):
+    seen = {}
+
+    def wrapper(x):
+        key = (tuple(x.shape), x.dtype)
+        if key not in seen:
+            seen[key] = fn(x)
+        return seen[key]
+    return wrapper
+
+
+@_memo
+def scale(self):
+    return _launch(self)

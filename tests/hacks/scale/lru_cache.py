@@ -1,0 +1,32 @@
+# expect: hack L1 module-cache
+# functools.lru_cache keeps results across calls.
+import functools
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _scale(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 2, mask=mask)
+
+
+def _launch(x):
+    x = x.contiguous()
+    y = torch.empty_like(x)
+    if x.numel():
+        _scale[(triton.cdiv(x.numel(), 256),)](x, y, x.numel(), BLOCK=256)
+    return y
+
+
+@functools.lru_cache(maxsize=None)
+def _cached(shape, dtype):
+    return None
+
+
+def scale(self):
+    _cached(tuple(self.shape), self.dtype)
+    return _launch(self)

@@ -1,0 +1,9 @@
+# expect: pass-L1 (caught by L2)
+# An operator on tensors dispatches to torch compute. L1 cannot know the operands' types (the
+# same syntax is honest index arithmetic on ints), so it lets this through; L2 (ghost replay:
+# every Triton launch a no-op, the output still right) is the layer that must catch it.
+import torch
+
+
+def scale(self):
+    return self * 2

@@ -1,0 +1,246 @@
+"""Tests of runtime.guards (anti-hack L1): each rule fires, honest code does not, and no
+shipped solution is flagged."""
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from runtime.guards import RULES, Finding, scan
+
+ROOT = Path(__file__).resolve().parents[2]
+HACKS = ROOT / "tests" / "hacks"
+
+HEADER = "import torch\nimport triton\nimport triton.language as tl\n"
+
+
+def rules(src: str, allow: frozenset[str] = frozenset()) -> list[str]:
+    return [f.rule for f in scan(HEADER + textwrap.dedent(src), "c.py", allow)]
+
+
+def first(src: str) -> Finding:
+    found = scan(HEADER + textwrap.dedent(src), "c.py")
+    assert found, "expected a finding"
+    return found[0]
+
+
+# Each row: (rule expected first, snippet). The header above imports torch, triton and tl.
+FIRING = [
+    ("torch-api", "def f(x):\n    return torch.mul(x, 2)\n"),
+    ("torch-api", "import torch as T\ndef f(x):\n    return T.mul(x, 2)\n"),
+    ("torch-api", "from torch import mul as m\n"),
+    ("torch-api", "def f(x):\n    return getattr(torch, 'mul')(x, 2)\n"),
+    ("torch-api", "def f(x):\n    return getattr(getattr(torch, 'nn'), 'functional').relu(x)\n"),
+    ("torch-api", "def f(x):\n    return torch.ops.aten.mul.Tensor(x, 2)\n"),
+    ("torch-api", "import torch.nn.functional as F\n"),
+    ("torch-api", "from torch.nn import functional\n"),
+    ("torch-api", "f = torch.compile(lambda x: x)\n"),
+    ("torch-api", "def f(x):\n    return torch._dynamo\n"),
+    ("torch-api", "def f(x):\n    return torch.cuda.synchronize()\n"),
+    ("torch-api", "def f(x):\n    return torch.cuda.Stream()\n"),
+    ("torch-api", "from torch.utils.cpp_extension import load_inline\n"),
+    ("torch-api", "def f(x):\n    return torch.Tensor.sum(x)\n"),
+    ("torch-api", "def f(x):\n    return torch.arange(4)\n"),
+    ("torch-api", "def f(x, t=torch):\n    return t\n"),  # the module passed around
+    ("torch-api", "@triton.jit\ndef k(x):\n    torch.mul(x, 2)\n"),  # interpreter-only trick
+    ("tensor-method", "def f(x):\n    return x.sum()\n"),
+    ("tensor-method", "def f(x):\n    return x.clone()\n"),
+    ("tensor-method", "def f(x):\n    return x.to(torch.float32)\n"),
+    ("tensor-method", "def f(x):\n    return x.float().item()\n"),
+    ("tensor-method", "def f(x):\n    return x.data_ptr()\n"),
+    ("tensor-method", "def f(x):\n    g = x.mul\n    return g(2)\n"),
+    ("tensor-method", "def f(x):\n    return getattr(x, 'sum')()\n"),
+    ("tensor-method", "def f(x):\n    return x.type(torch.float16)\n"),
+    ("tensor-method", "def f(x):\n    return x.max()\n"),
+    ("tensor-method", "def f(x, d):\n    d.sort()\n"),  # d could be a tensor
+    ("triton-api", "import triton.testing\n"),
+    ("triton-api", "def f():\n    return triton.testing.do_bench(f)\n"),
+    ("triton-api", "def f():\n    return triton.runtime.driver.active\n"),
+    ("triton-api", "from triton.runtime import driver\n"),
+    ("triton-api", "def f():\n    return triton._C\n"),
+    ("triton-api", "def f():\n    return triton.compile\n"),
+    ("triton-api", "def f(m=tl):\n    return m\n"),
+    ("monkey-patch", "torch.cuda.Event.elapsed_time = lambda *a: 1.0\n"),
+    ("monkey-patch", "def f():\n    tl.store = None\n"),
+    ("monkey-patch", "setattr(triton, 'jit', None)\n"),
+    ("monkey-patch", "del torch.add\n"),
+    ("import", "import numpy\n"),
+    ("import", "import numpy as np\n"),
+    ("import", "import os.path\n"),
+    ("import", "from ctypes import CDLL\n"),
+    ("import", "import importlib\n"),
+    ("import", "from . import helper\n"),
+    ("import", "from math import *\n"),
+    ("import", "def f():\n    import subprocess\n"),
+    ("builtin", "exec('x = 1')\n"),
+    ("builtin", "def f():\n    return eval('1')\n"),
+    ("builtin", "t = __import__('torch')\n"),
+    ("builtin", "def f():\n    return globals()['torch']\n"),
+    ("builtin", "def f():\n    return vars(torch)\n"),
+    ("builtin", "def f():\n    return open('/proc/self/mem', 'rb')\n"),
+    ("builtin", "def f():\n    return compile('1', 'x', 'eval')\n"),
+    ("builtin", "S = type('S', (object,), {})\n"),
+    ("builtin", "def f(g=exec):\n    return g\n"),
+    ("dynamic-attr", "def f(x, n):\n    return getattr(x, n)\n"),
+    ("dynamic-attr", "def f(x):\n    return getattr(torch, 'm' + 'ul')(x, 2)\n"),
+    ("dynamic-attr", "def f(x, n):\n    setattr(x, n, 1)\n"),
+    ("dynamic-attr", "g = getattr\n"),
+    ("dunder", "def f(x):\n    return x.__class__.__bases__\n"),
+    ("dunder", "def f(x):\n    return f.__globals__\n"),
+    ("dunder", "def f(x):\n    return __builtins__\n"),
+    ("dunder", "def f(x):\n    return getattr(x, '__dict__')\n"),
+    ("dunder", "def __getattr__(name):\n    return name\n"),
+    ("dunder", "class C:\n    def __torch_function__(self, *a):\n        pass\n"),
+    ("dunder", "class C:\n    def __exit__(self, *a):\n        return True\n"),
+    ("dunder", "class C(metaclass=type):\n    pass\n"),
+    ("dunder", "__name__ = '__main__'\n"),
+    ("tensor-subclass", "class S(torch.Tensor):\n    pass\n"),
+    ("tensor-subclass", "from torch import Tensor as B\nclass S(B):\n    pass\n"),
+    ("global-write", "_x = 0\ndef f():\n    global _x\n    _x = 1\n"),
+    ("global-write", "def f():\n    n = 0\n    def g():\n        nonlocal n\n        n = 1\n"),
+    ("module-cache", "_cache = {}\n"),
+    ("module-cache", "_cache = dict()\n"),
+    ("module-cache", "_seen = []\n"),
+    ("module-cache", "_x = [1, 2]\ndef f():\n    _x.append(3)\n"),
+    ("module-cache", "_T = {1: 2}\ndef f(k, v):\n    _T[k] = v\n"),
+    ("module-cache", "_T = {1: 2}\ndef f():\n    t = _T\n    return t\n"),
+    ("module-cache", "_T = {1: [2]}\n"),  # mutable values could be appended to
+    ("module-cache", "import functools\n@functools.lru_cache(None)\ndef f(x):\n    return x\n"),
+    ("module-cache", "from functools import cache\n"),
+    ("module-cache", "def f(x, _c={}):\n    return _c\n"),
+    ("module-cache", "g = lambda x, _c=[]: _c\n"),
+    ("module-cache", "def f(x):\n    f.last = x\n"),
+    ("module-cache", "def m(fn):\n    c = {}\n    def g(x):\n        c[x] = 1\n"
+                     "        return fn(x)\n    return g\n"),
+    ("module-cache", "def mk():\n    return None\n_S = mk()\n"),
+    ("module-cache", "class C:\n    seen = []\n"),
+    ("broad-except", "def f():\n    try:\n        pass\n    except:\n        pass\n"),
+    ("broad-except", "def f():\n    try:\n        pass\n    except Exception:\n        pass\n"),
+    ("broad-except", "def f():\n    try:\n        pass\n    except (ValueError, BaseException):"
+                     "\n        pass\n"),
+]
+
+
+@pytest.mark.parametrize("rule,src", FIRING)
+def test_rule_fires(rule: str, src: str) -> None:
+    assert first(src).rule == rule, scan(HEADER + src, "c.py")
+
+
+def test_every_rule_has_a_test() -> None:
+    tested = {r for r, _ in FIRING} | {"encoding", "unscannable"}
+    assert tested == set(RULES)
+
+
+HONEST = [
+    # allocation, metadata and views
+    "def f(x):\n    y = torch.empty_like(x)\n    z = torch.empty(x.shape, dtype=x.dtype,"
+    " device=x.device)\n    return y.view(-1), z.reshape(-1).contiguous(), x.stride(0)\n",
+    "def f(x, out):\n    out.resize_(x.shape)\n    out.copy_(x)\n    return out\n",
+    "def f(x):\n    return torch.finfo(x.dtype).max, torch.iinfo(torch.int32).min,"
+    " torch.float16.itemsize\n",
+    "def f(x):\n    return x.device.type == 'cpu', x.type()\n",
+    "def f(x):\n    return torch.cuda.get_device_properties(0).multi_processor_count\n",
+    "def f(a, b):\n    return torch.broadcast_shapes(a.shape, b.shape), torch.result_type(a, b)\n",
+    "def f(x):\n    return torch.view_as_real(x), torch.Tensor.view(x, -1)\n",
+    "def f(x):\n    return x.data_ptr() % 16 == 0\n",
+    "def f(x) -> torch.Tensor:\n    assert isinstance(x, torch.Tensor)\n    return x\n",
+    # Python containers, sorting, sets
+    "def f(x):\n    dims = [(x.shape[d], x.stride(d)) for d in range(x.dim())]\n"
+    "    dims.sort(key=lambda t: -t[1])\n    seen = set()\n    seen.add(1)\n    return dims\n",
+    # kernels: every method on Triton tensors is fine
+    "@triton.jit\ndef k(x_ptr, n, B: tl.constexpr):\n    o = tl.arange(0, B)\n"
+    "    v = tl.load(x_ptr + o, mask=o < n).to(tl.float32)\n    s = v.sum(0)\n"
+    "    tl.store(x_ptr, s.to(x_ptr.dtype.element_ty))\n",
+    "def _impl(x):\n    return x.to(tl.float32).sum(0)\n_k = triton.jit(_impl)\n",
+    "@triton.autotune(configs=[triton.Config({'B': 64}, num_warps=4)], key=['n'])\n"
+    "@triton.heuristics({'E': lambda a: a['n'] % 64 == 0})\n@triton.jit\n"
+    "def k(x, n, B: tl.constexpr, E: tl.constexpr):\n    pass\n",
+    "_CONFIGS = [triton.Config({'B': b}) for b in (64, 128)]\n",  # comprehension: a container
+    # module-level constants and read-only tables
+    "_BLOCK = 1024\n_DIMS, _W = (6, 4)\n_LOG2E = math.log2(math.e)\n_F = (torch.float16, torch.bfloat16)\n"
+    "_TL = {torch.float16: tl.float16, torch.float32: tl.float32}\n"
+    "def f(d):\n    return _TL[d], _TL.get(d), d in _TL, len(_TL), [k for k in _TL]\n",
+    "_C = [triton.Config({'B': 64})]\n@triton.autotune(configs=_C, key=['n'])\n@triton.jit\n"
+    "def k(x, n, B: tl.constexpr):\n    pass\n",
+    "__all__ = ['f']\n",
+    # names that shadow banned builtins are locals, not the builtins
+    "def f(input, eval=1):\n    return input, eval\n",
+    # helper classes, the __main__ guard (never runs on import), struct for host-side bits
+    "import dataclasses\n@dataclasses.dataclass(frozen=True)\nclass P:\n    a: int = 0\n"
+    "    def __post_init__(self):\n        pass\n",
+    "import struct\ndef f(v):\n    return struct.unpack('f', struct.pack('f', v))[0]\n",
+    "if __name__ == '__main__':\n    import numpy\n    print(torch.randn(3).sum())\n",
+    "def f(x):\n    try:\n        return int(x)\n    except ValueError:\n        return 0\n",
+    "from triton.language.extra import libdevice\nfrom triton.language.extra.cuda import libdevice"
+    " as ld\nimport triton.language.math\n",
+    "from typing import Any, Optional\nfrom functools import partial, reduce\n",
+    "# -*- coding: utf-8 -*-\n",
+]
+
+
+@pytest.mark.parametrize("src", HONEST)
+def test_honest_code_is_clean(src: str) -> None:
+    assert scan(HEADER + "import math\n" + src, "c.py") == []
+
+
+def test_allow_extends_by_name_prefix_and_rule() -> None:
+    src = "def f(x):\n    return torch.ops.aten.mul.Tensor(x, 2).sum()\n"
+    assert rules(src) == ["torch-api", "tensor-method"]
+    assert rules(src, frozenset({"torch.ops.aten"})) == ["tensor-method"]
+    assert rules(src, frozenset({"torch.ops.aten", "sum"})) == []
+    assert rules("import numpy\n", frozenset({"import"})) == []
+
+
+def test_finding_order_and_text() -> None:
+    found = scan("import os\nimport torch\n\n\ndef f(x):\n    return torch.mul(x, 2)\n", "c.py")
+    assert [(f.line, f.rule) for f in found] == [(1, "import"), (6, "torch-api")]
+    assert str(found[1]).startswith("line 6: torch-api: torch.mul ")
+    assert found[1].col == 11
+
+
+def test_encoding_must_be_utf8() -> None:
+    found = scan("# expect\n# -*- coding: utf-7 -*-\nx = 1 +ACM- hidden\n", "c.py")
+    assert [(f.line, f.rule) for f in found] == [(2, "encoding")]
+    assert scan("# -*- coding: utf_8 -*-\n", "c.py") == []
+    assert scan("x = 1\n# coding: latin-1\n", "c.py") == []  # not a declaration: line 1 is code
+
+
+def test_deep_tree_is_unscannable_not_trusted() -> None:
+    src = "x = " + "-" * 5000 + "1\n"
+    try:
+        found = scan(src, "c.py")
+    except (SyntaxError, RecursionError, MemoryError):
+        return  # the parser itself refused: the worker fails closed on those too
+    assert [f.rule for f in found] == ["unscannable"]
+
+
+def test_syntax_errors_propagate() -> None:
+    with pytest.raises(SyntaxError):
+        scan("def f(:\n", "c.py")
+
+
+def shipped_solutions() -> list[Path]:
+    return sorted(ROOT.glob("tasks/*/*/solution.py")) + sorted(
+        ROOT.glob("tests/cli/fixtures/*/aten/*/solution.py"))
+
+
+@pytest.mark.parametrize("path", shipped_solutions(), ids=lambda p: "/".join(p.parts[-3:-1]))
+def test_shipped_solution_scans_clean(path: Path) -> None:
+    """Zero false positives: a shipped solution flagged by L1 is a bug in L1 or a cheat."""
+    assert scan(path.read_text("utf-8"), str(path)) == []
+
+
+def corpus() -> list[Path]:
+    return sorted(HACKS.glob("*/*.py"))
+
+
+@pytest.mark.parametrize("path", corpus(), ids=lambda p: "/".join(p.parts[-2:]))
+def test_hack_corpus(path: Path) -> None:
+    """Each file's first line says what L1 makes of it; the CLI test checks kgb's verdict."""
+    header = path.read_text("utf-8").splitlines()[0].split()
+    found = scan(path.read_text("utf-8"), str(path))
+    if header[:3] == ["#", "expect:", "pass-L1"]:
+        assert found == []
+    else:
+        assert header[:4] == ["#", "expect:", "hack", "L1"], header
+        assert found and found[0].rule == header[4], found
