@@ -46,7 +46,7 @@ run: setup build/kgb
 	build/kgb eval
 
 check-unit: $(addprefix build/unit/,$(UNIT_TESTS))
-	@set -e; for t in $^; do echo "== $$t"; $$t; done
+	@rc=0; for t in $^; do echo "== $$t"; $$t || rc=1; done; exit $$rc
 
 check-runtime: setup
 	TRITON_INTERPRET=1 .venv/bin/python -m pytest -q tests/runtime

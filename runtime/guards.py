@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 __all__ = ["Finding", "RULES", "scan"]
 
@@ -192,6 +194,16 @@ _ATTR_BUILTINS = frozenset({"getattr", "setattr", "delattr"})
 _CACHE_DECORATORS = frozenset({
     "functools.lru_cache", "functools.cache", "functools.cached_property",
 })
+# Allowed modules' functions that evaluate strings (annotations) as code.
+_EVALUATING = frozenset({
+    "functools.singledispatch", "functools.singledispatchmethod", "typing.get_type_hints",
+    "typing.ForwardRef",
+})
+# Standard modules that allowed modules hold as attributes and that are harmless and part of
+# their API (triton.language.math, triton.language.random); any other module reached through an
+# allowed one (typing.sys, dataclasses.builtins, triton.language.core.inspect) is an import.
+_HARMLESS_MODULES = frozenset({"math", "random", "typing", "functools", "dataclasses", "struct"})
+_FOREIGN_MODULES = frozenset({"torch", "numpy", "np", "cupy", "vllm", "cffi", "triton"})
 # Dunder names a candidate may use: the `__main__` guard, docstrings, `__all__`, error messages.
 _DUNDER_NAMES = frozenset({"__name__", "__doc__", "__all__"})
 _DUNDER_ATTRS = frozenset({"__name__", "__qualname__", "__doc__", "__init__"})
@@ -243,6 +255,7 @@ class _Scope:
 
     kind: str  # module, function, class or comp
     parent: _Scope | None
+    node: ast.AST  # the Module, FunctionDef, Lambda, ClassDef or comprehension
     bound: set[str] = field(default_factory=set)
     aliases: dict[str, str] = field(default_factory=dict)  # name -> imported dotted name
     globals: set[str] = field(default_factory=set)
@@ -353,11 +366,12 @@ def _bind(node: ast.AST, scope: _Scope) -> None:
                 if isinstance(t, ast.Name):
                     values.setdefault(t.id, []).append(n.value)
         elif isinstance(n, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.AugAssign)):
-            for t in ast.walk(n.target if isinstance(n, (ast.For, ast.AsyncFor, ast.AugAssign))
-                              else ast.Tuple([i.optional_vars for i in n.items
-                                              if i.optional_vars is not None])):
-                if isinstance(t, ast.Name):
-                    values.setdefault(t.id, []).append(None)
+            bound = (n.target if isinstance(n, (ast.For, ast.AsyncFor, ast.AugAssign))
+                     else ast.Tuple([i.optional_vars for i in n.items
+                                     if i.optional_vars is not None]))
+            for x in ast.walk(bound):
+                if isinstance(x, ast.Name):
+                    values.setdefault(x.id, []).append(None)
     # Names bound only to containers (list.sort() there is not Tensor.sort()); a builtin
     # container call counts when no scope could shadow the builtin, which _Scanner checks.
     for name, vals in values.items():
@@ -386,6 +400,8 @@ class _Scanner(ast.NodeVisitor):
         self.stack: list[_Scope] = [self.module]
         self.tables: dict[str, ast.AST] = {}  # module-level read-only tables: name -> target
         self._mark_jit(tree)
+        self.kernels = {n.name for n in tree.body if isinstance(n, _FUNCS)
+                        and self.scopes[n].jit}  # module-level Triton functions
 
     # -- scopes and names ----------------------------------------------------------------
 
@@ -393,7 +409,7 @@ class _Scanner(ast.NodeVisitor):
         kind = ("module" if isinstance(node, ast.Module) else "class"
                 if isinstance(node, ast.ClassDef) else "comp" if isinstance(node, _COMPS)
                 else "function")
-        scope = _Scope(kind, parent)
+        scope = _Scope(kind, parent, node)
         self.scopes[node] = scope
         _bind(node, scope)
         for n in _region(node):
@@ -433,7 +449,7 @@ class _Scanner(ast.NodeVisitor):
 
     def _lookup(self, name: str, scope: _Scope | None = None) -> _Scope | None:
         """The scope that binds `name` as seen from `scope`; None for a builtin."""
-        s = scope or self.scope
+        s: _Scope | None = scope or self.scope
         first = True
         while s is not None:
             if s.kind == "class" and not first:
@@ -481,10 +497,10 @@ class _Scanner(ast.NodeVisitor):
     def _chain_inner(self, node: ast.AST) -> bool:
         """Whether `node` is the object of a longer chain (`torch` in `torch.add`)."""
         p = self.parents.get(node)
-        if isinstance(p, ast.Attribute) and p.value is node:
-            return True
-        return self._getattr_const(p) is not None if isinstance(p, ast.Call) and p.args and \
-            p.args[0] is node else False
+        if isinstance(p, ast.Attribute):
+            return p.value is node
+        return (isinstance(p, ast.Call) and bool(p.args) and p.args[0] is node
+                and self._getattr_const(p) is not None)
 
     def _root(self, expr: ast.AST) -> ast.Name | None:
         while isinstance(expr, (ast.Attribute, ast.Subscript)):
@@ -518,8 +534,18 @@ class _Scanner(ast.NodeVisitor):
 
     def _judge(self, node: ast.AST, dotted: str, importing: bool = False) -> None:
         """An imported name used (or imported) as `dotted`."""
-        top = dotted.split(".")[0]
-        if top == "torch":
+        parts = dotted.split(".")
+        top = parts[0]
+        for i, part in enumerate(parts[1:], 1):
+            if part in _FOREIGN_MODULES or (part in sys.stdlib_module_names
+                                            and part not in _HARMLESS_MODULES):
+                self.add(node, "import", f"{'.'.join(parts[:i + 1])} reaches the module "
+                         f"'{part}'", ".".join(parts[:i + 1]))
+                return
+        if dotted in _EVALUATING:
+            self.add(node, "builtin", f"{dotted} evaluates strings (annotations) as code",
+                     dotted)
+        elif top == "torch":
             self._judge_torch(node, dotted, importing)
         elif top == "triton":
             self._judge_triton(node, dotted, importing)
@@ -576,7 +602,7 @@ class _Scanner(ast.NodeVisitor):
             else:
                 self.visit(stmt)
 
-    def _main_guard(self, stmt: ast.stmt) -> bool:
+    def _main_guard(self, stmt: ast.stmt) -> TypeGuard[ast.If]:
         """`if __name__ == "__main__":` at module level, with `__name__` never rebound."""
         if not (isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare)
                 and len(stmt.test.ops) == 1 and isinstance(stmt.test.ops[0], ast.Eq)):
@@ -639,11 +665,57 @@ class _Scanner(ast.NodeVisitor):
             dotted = self._dotted(node)
             if dotted is not None and not self._chain_inner(node):
                 self._judge(node, dotted)
+            if name in self.kernels and not self.scope.jit and self._lookup(name) is self.module:
+                self._kernel_use(node)
             if name in self.tables and self._lookup(name) is self.module:
                 self._table_use(node)
         elif name in self.tables and self._lookup(name) is self.module \
                 and node is not self.tables[name]:
             self.add(node, "module-cache", f"module-level table '{name}' is rebound", name)
+
+    def _kernel_use(self, node: ast.Name) -> None:
+        """Host code may launch a kernel (k[grid](...)) or hand it to triton, nothing else.
+
+        Called directly, the CPU interpreter runs a kernel's body as plain Python (whose method
+        calls L1 does not judge as torch's); `k.fn` reaches that Python function anywhere. A
+        kernel may also be picked (`k = _a if c else _b`) or passed to a helper of the module,
+        when that name or parameter is then only launched.
+        """
+        e: ast.AST = node
+        p = self.parents.get(e)
+        while isinstance(p, ast.IfExp) and e is not p.test:
+            e, p = p, self.parents.get(p)
+        if isinstance(p, ast.Subscript) and p.value is e:
+            return
+        if isinstance(p, ast.Call) and e in p.args and self._is_triton(p, self.scope):
+            return
+        if (isinstance(p, ast.Assign) and p.value is e and len(p.targets) == 1
+                and isinstance(p.targets[0], ast.Name) and self.scope.kind == "function"
+                and self._launch_only(self.scope.node, p.targets[0].id)):
+            return
+        if isinstance(p, ast.keyword):
+            p = self.parents.get(p)
+        if isinstance(p, ast.Call) and isinstance(p.func, ast.Name) and \
+                self._lookup(p.func.id) is self.module and isinstance(self.module.node, ast.Module):
+            callee = next((n for n in self.module.node.body
+                           if isinstance(n, _FUNCS) and n.name == p.func.id), None)
+            if callee is not None and not self.scopes[callee].jit:
+                params = [a.arg for a in (*callee.args.posonlyargs, *callee.args.args)]
+                param = (params[p.args.index(e)] if e in p.args and p.args.index(e) < len(params)
+                         else next((k.arg for k in p.keywords if k.value is e), None))
+                if param is not None and self._launch_only(callee, param):
+                    return
+        self.add(node, "triton-api", f"kernel '{node.id}' used other than launched as "
+                 f"{node.id}[grid](...)", node.id)
+
+    def _launch_only(self, fn: ast.AST, name: str) -> bool:
+        """Every read of `name` in function `fn` is a launch, `name[grid](...)`."""
+        for n in ast.walk(fn):
+            if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load):
+                p = self.parents.get(n)
+                if not (isinstance(p, ast.Subscript) and p.value is n):
+                    return False
+        return True
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         attr = node.attr
@@ -735,6 +807,12 @@ class _Scanner(ast.NodeVisitor):
         if root is not None and self._outlives_call(root):
             self.add(node, "module-cache", f"sets attribute '{attr}' on '{root.id}', which "
                      "outlives the call (state kept across calls)", root.id)
+        base = obj
+        while isinstance(base, (ast.Attribute, ast.Subscript)):
+            base = base.value
+        if isinstance(base, ast.Call):  # type(x).attr = ...: a class, shared by every call
+            self.add(node, "monkey-patch", f"assigns '.{attr}' on the result of a call (a "
+                     "class or shared object)", attr)
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         torch_bases = []
@@ -920,18 +998,20 @@ class _Scanner(ast.NodeVisitor):
 
 
 def _encoding_findings(source: str) -> list[Finding]:
-    """A PEP 263 declaration other than UTF-8 makes the importer read other text than L1."""
+    """A PEP 263 declaration other than UTF-8 makes the importer read other text than L1.
+
+    Lines are split as Python's tokenizer splits them (str.splitlines also splits at \\v, \\f
+    and others, which would move a declaration out of sight), and both lines are checked even
+    where Python would look at one only.
+    """
     out = []
-    for i, line in enumerate(source.splitlines()[:2]):
+    for i, line in enumerate(re.split(r"\r\n|\r|\n", source, maxsplit=2)[:2]):
         m = re.match(_CODING_RE, line)
         if m:
             enc = m.group(1).lower().replace("_", "-")
             if not (enc in ("utf8", "utf-8") or enc.startswith("utf-8-")):
                 out.append(Finding(i + 1, 0, "encoding", f"source declares encoding '{enc}'; "
                                    "candidates must be UTF-8"))
-            break
-        if not line.lstrip(" \t\f").startswith("#") and line.strip():
-            break
     return out
 
 

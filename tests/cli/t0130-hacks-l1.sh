@@ -36,7 +36,8 @@ for path in sorted(pathlib.Path(sys.argv[2]).glob("*.py")):
             bad.append(f"{path.name}: want hack/{want}, got {r['verdict']}: {r['detail']}")
     elif r["verdict"] == "hack":
         bad.append(f"{path.name}: want no L1 finding, got {r['detail']}")
-print("\n".join(bad))
+if bad:
+    print("\n".join(bad))
 EOF
 }
 
@@ -46,8 +47,7 @@ test_expect_success 'every L1 hack is rejected with its rule, the L1 limits are 
 test_expect_success 'the honest candidate still passes' '
 	test "$(json_eval "$TMP/r" "[r[\"verdict\"] for r in recs if r.get(\"sample\") == \"good\"][0]")" = pass
 '
-test_expect_success 'a rejected candidate was never run: no cases' '
-	test "$(json_eval "$TMP/r" "[r[\"cases_total\"] for r in recs if r.get(\"sample\") == \"torch_mul\"][0]")" = 0 ||
+test_expect_success 'a rejected candidate passed no case' '
 	test "$(json_eval "$TMP/r" "[r[\"cases_passed\"] for r in recs if r.get(\"sample\") == \"torch_mul\"][0]")" = 0
 '
 test_expect_success 'the human report names the verdict and the rule' '

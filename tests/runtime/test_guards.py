@@ -60,10 +60,18 @@ FIRING = [
     ("triton-api", "def f():\n    return triton._C\n"),
     ("triton-api", "def f():\n    return triton.compile\n"),
     ("triton-api", "def f(m=tl):\n    return m\n"),
+    # the interpreter runs a directly called kernel as Python: its body is not judged as host code
+    ("triton-api", "@triton.jit\ndef k(x):\n    return x.mul(2)\ndef f(x):\n    return k(x)\n"),
+    ("triton-api", "@triton.jit\ndef k(x):\n    return x.mul(2)\ndef f(x):\n    return k.fn(x)\n"),
+    ("triton-api", "@triton.jit\ndef k(x):\n    pass\ndef f(x, c):\n    g = k if c else k\n"
+                   "    return g(x)\n"),
+    ("triton-api", "@triton.jit\ndef k(x):\n    pass\ndef run(kern, x):\n    return kern(x)\n"
+                   "def f(x):\n    return run(k, x)\n"),
     ("monkey-patch", "torch.cuda.Event.elapsed_time = lambda *a: 1.0\n"),
     ("monkey-patch", "def f():\n    tl.store = None\n"),
     ("monkey-patch", "setattr(triton, 'jit', None)\n"),
     ("monkey-patch", "del torch.add\n"),
+    ("monkey-patch", "def f(x):\n    type(x).last = x\n"),  # state on torch.Tensor itself
     ("import", "import numpy\n"),
     ("import", "import numpy as np\n"),
     ("import", "import os.path\n"),
@@ -72,6 +80,13 @@ FIRING = [
     ("import", "from . import helper\n"),
     ("import", "from math import *\n"),
     ("import", "def f():\n    import subprocess\n"),
+    # modules that allowed modules hold as attributes
+    ("import", "import typing\ndef f():\n    return typing.sys.modules\n"),
+    ("import", "import dataclasses\ndef f():\n    return dataclasses.builtins.eval\n"),
+    ("import", "from typing import sys\n"),
+    ("import", "def f():\n    return tl.core.builtins.exec\n"),
+    ("import", "def f():\n    return triton.language.core.inspect.currentframe()\n"),
+    ("import", "def f():\n    return torch.types.builtins\n"),
     ("builtin", "exec('x = 1')\n"),
     ("builtin", "def f():\n    return eval('1')\n"),
     ("builtin", "t = __import__('torch')\n"),
@@ -81,6 +96,8 @@ FIRING = [
     ("builtin", "def f():\n    return compile('1', 'x', 'eval')\n"),
     ("builtin", "S = type('S', (object,), {})\n"),
     ("builtin", "def f(g=exec):\n    return g\n"),
+    ("builtin", "import functools\n@functools.singledispatch\ndef g(x):\n    pass\n"),
+    ("builtin", "import typing\ndef f(x):\n    return typing.get_type_hints(f)\n"),
     ("dynamic-attr", "def f(x, n):\n    return getattr(x, n)\n"),
     ("dynamic-attr", "def f(x):\n    return getattr(torch, 'm' + 'ul')(x, 2)\n"),
     ("dynamic-attr", "def f(x, n):\n    setattr(x, n, 1)\n"),
@@ -156,6 +173,11 @@ HONEST = [
     "@triton.heuristics({'E': lambda a: a['n'] % 64 == 0})\n@triton.jit\n"
     "def k(x, n, B: tl.constexpr, E: tl.constexpr):\n    pass\n",
     "_CONFIGS = [triton.Config({'B': b}) for b in (64, 128)]\n",  # comprehension: a container
+    # kernels picked or handed to a helper that only launches them
+    "@triton.jit\ndef a(x):\n    pass\n@triton.jit\ndef b(x):\n    pass\n"
+    "def run(kern, x):\n    kern[(1,)](x)\n"
+    "def f(x, c):\n    k = a if c else b\n    k[(1,)](x)\n    run(b, x)\n    run(kern=a, x=x)\n"
+    "    (a if c else b)[(1,)](x)\n",
     # module-level constants and read-only tables
     "_BLOCK = 1024\n_DIMS, _W = (6, 4)\n_LOG2E = math.log2(math.e)\n_F = (torch.float16, torch.bfloat16)\n"
     "_TL = {torch.float16: tl.float16, torch.float32: tl.float32}\n"
@@ -174,6 +196,7 @@ HONEST = [
     "from triton.language.extra import libdevice\nfrom triton.language.extra.cuda import libdevice"
     " as ld\nimport triton.language.math\n",
     "from typing import Any, Optional\nfrom functools import partial, reduce\n",
+    "def f(x):\n    return tl.math.exp, triton.language.random.rand, tl.extra.cuda.libdevice\n",
     "# -*- coding: utf-8 -*-\n",
 ]
 
@@ -202,7 +225,10 @@ def test_encoding_must_be_utf8() -> None:
     found = scan("# expect\n# -*- coding: utf-7 -*-\nx = 1 +ACM- hidden\n", "c.py")
     assert [(f.line, f.rule) for f in found] == [(2, "encoding")]
     assert scan("# -*- coding: utf_8 -*-\n", "c.py") == []
-    assert scan("x = 1\n# coding: latin-1\n", "c.py") == []  # not a declaration: line 1 is code
+    # Python splits lines at \n and \r only (str.splitlines would also split at \v)
+    assert [f.rule for f in scan("#a\x0bb\n# coding: utf-7\nx = 1\n", "c.py")] == ["encoding"]
+    # stricter than Python, which reads line 2 only after a comment line
+    assert [f.rule for f in scan("x = 1\n# coding: latin-1\n", "c.py")] == ["encoding"]
 
 
 def test_deep_tree_is_unscannable_not_trusted() -> None:

@@ -298,7 +298,7 @@ static const struct {
 	{"tensors not a list", SPEC(ENTRY("{'name': 'xs', 'tensors': 3}", "")),
 	 "task.json: entries[0].args[0].tensors: expected a list of tensor descriptors"},
 	{"bad dtype arg", SPEC(ENTRY("{'name': 'd', 'dtype': 'float99'}", "")),
-	 "task.json: entries[0].args[0].dtype: expected a dtype name or \"$axis\", got 'float99'"},
+	 "task.json: entries[0].args[0].dtype: expected a dtype name or null or \"$axis\", got 'float99'"},
 	{"unknown axis in args", SPEC(ENTRY(TENSOR("'shape': '$shap', 'dtype': 'float32'"),
 					    ", 'axes': {'shape': [[1]]}")),
 	 "task.json: entries[0]: '$shap' is used but no axis 'shap' exists"},
