@@ -221,6 +221,8 @@ _REQUIRED = object()
 
 def _check_returns(entry: EntrySpec, out: Any, args: tuple[BuiltArg, ...]) -> str | None:
     """An in-place or out= entry must return the argument(s) it wrote, not copies."""
+    if entry.returns in ("value", "none"):
+        return None  # keywords, even when an argument happens to be named "value"
     names = entry.returns if isinstance(entry.returns, tuple) else (entry.returns,)
     by_name = {a.name: a.value for a in args}
     if not all(n in by_name for n in names):

@@ -1,0 +1,257 @@
+"""Shipped solution for aten::div_ (in place): one strided, broadcasting elementwise Triton kernel
+for the three rounding modes.
+
+`self` is read and written in place through its own strides; `other` is viewed at self's shape
+(broadcast dimensions get stride 0, no copy). The dimensions are ordered by self's strides and
+neighbours that both operands walk as one are merged, so dense operands that share a layout
+collapse to a flat loop; the kernel turns each flat index into per-operand offsets. The value is
+computed in the promoted dtype (float32 for 16-bit floats) and rounded once to self's dtype.
+
+Floating values are computed in float32 with IEEE division. The rounding modes follow torch:
+`trunc` truncates the quotient after rounding it to the common dtype, and `floor` is Python's
+floor division computed as (a - fmod(a, b)) / b with the sign correction, each step rounded to
+the common dtype when that is float16 or bfloat16 (what torch's kernels do in those dtypes).
+Integer floor and trunc division stay in the integer type.
+"""
+
+import torch
+import triton
+import triton.language as tl
+
+_MAX_DIMS = 6
+_TL = {
+    torch.float16: tl.float16, torch.bfloat16: tl.bfloat16, torch.float32: tl.float32,
+    torch.float64: tl.float64, torch.int8: tl.int8, torch.uint8: tl.uint8,
+    torch.int16: tl.int16, torch.int32: tl.int32, torch.int64: tl.int64,
+}
+_MODES = {None: 0, "trunc": 1, "floor": 2}
+
+
+@triton.jit
+def _rnd(x, RD: tl.constexpr):
+    # Round float32 values to the float16 (RD == 1) or bfloat16 (RD == 2) grid, to nearest
+    # even (done on the bits for bfloat16, so it does not depend on how the platform converts).
+    if RD == 1:
+        x = x.to(tl.float16).to(tl.float32)
+    elif RD == 2:
+        nan = x != x
+        u = tl.where(nan, 0, x.to(tl.int32, bitcast=True))
+        u = (u + 0x7FFF + ((u >> 16) & 1)) & -65536
+        x = tl.where(nan, x, u.to(tl.float32, bitcast=True))
+    return x
+
+
+@triton.jit
+def _fdiv(a, b, F32: tl.constexpr):
+    if F32:
+        q = tl.math.div_rn(a, b)
+    else:
+        q = a / b
+    return q
+
+
+@triton.jit
+def _div_kernel(a_ptr, b_ptr, o_ptr, n, b_value,
+                S0, S1, S2, S3, S4,
+                A0, A1, A2, A3, A4, AL,
+                B0, B1, B2, B3, B4, BL,
+                O0, O1, O2, O3, O4, OL,
+                NDIM: tl.constexpr, FLAT: tl.constexpr, B_SCALAR: tl.constexpr,
+                CT: tl.constexpr, RD: tl.constexpr, MODE: tl.constexpr,
+                IDX64: tl.constexpr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    if IDX64:
+        r = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    else:
+        r = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = r < n
+    # Offsets of element r in every operand. The merged dimensions come innermost first:
+    # sizes S0.. and strides X0.. of the inner NDIM-1 dimensions, XL the outermost stride.
+    if FLAT:
+        a_off = r
+        b_off = r
+        o_off = r
+    else:
+        rem = r
+        a_off = r * 0
+        b_off = r * 0
+        o_off = r * 0
+        if NDIM > 1:
+            i = rem % S0
+            rem = rem // S0
+            a_off += i * A0
+            b_off += i * B0
+            o_off += i * O0
+        if NDIM > 2:
+            i = rem % S1
+            rem = rem // S1
+            a_off += i * A1
+            b_off += i * B1
+            o_off += i * O1
+        if NDIM > 3:
+            i = rem % S2
+            rem = rem // S2
+            a_off += i * A2
+            b_off += i * B2
+            o_off += i * O2
+        if NDIM > 4:
+            i = rem % S3
+            rem = rem // S3
+            a_off += i * A3
+            b_off += i * B3
+            o_off += i * O3
+        if NDIM > 5:
+            i = rem % S4
+            rem = rem // S4
+            a_off += i * A4
+            b_off += i * B4
+            o_off += i * O4
+        a_off += rem * AL
+        b_off += rem * BL
+        o_off += rem * OL
+    a = tl.load(a_ptr + a_off, mask=mask).to(CT)
+    if B_SCALAR:
+        b = tl.full([BLOCK], b_value, CT)
+    else:
+        b = tl.load(b_ptr + b_off, mask=mask, other=1).to(CT)
+    F32: tl.constexpr = CT == tl.float32
+    if CT.is_floating():
+        q = _fdiv(a, b, F32)
+        if MODE == 0:
+            y = q
+        elif MODE == 1:
+            # trunc of the quotient rounded to the common dtype
+            q = _rnd(q, RD)
+            y = tl.where(q < 0, tl.ceil(q), tl.floor(q))
+        else:
+            # floor: (a - fmod(a, b)) / b, one less when the remainder's sign differs from b's,
+            # rounded back up when the rounded quotient sits more than half below an integer
+            mod = a % b
+            d = _rnd(_fdiv(_rnd(a - mod, RD), b, F32), RD)
+            d = tl.where((mod != 0) & ((b < 0) != (mod < 0)), _rnd(d - 1.0, RD), d)
+            fl = tl.floor(d)
+            fl = tl.where(_rnd(d - fl, RD) > 0.5, _rnd(fl + 1.0, RD), fl)
+            fl = tl.where(d == 0, tl.where(q < 0, -0.0, 0.0), fl)
+            y = tl.where(b == 0, q, fl)
+        if o_ptr.dtype.element_ty == tl.bfloat16:
+            y = _rnd(y, 2)
+    else:
+        q = a // b
+        if MODE == 2:
+            rem = a - q * b
+            q = tl.where((rem != 0) & ((rem < 0) != (b < 0)), q - 1, q)
+        y = q
+    tl.store(o_ptr + o_off, y.to(o_ptr.dtype.element_ty), mask=mask)
+
+
+def _block(t: torch.Tensor) -> int:
+    # The CPU interpreter pays per program instance: few large blocks there (no larger than the
+    # tensor). On the GPU 2048 elements per program (16 per thread with 4 warps) give wide
+    # loads and many CTAs.
+    if t.device.type == "cpu":
+        return min(65536, triton.next_power_of_2(t.numel()))
+    return 2048
+
+
+def _is_dense(t: torch.Tensor) -> bool:
+    """Whether t covers a gap-free, non-overlapping block of storage, in any dimension order."""
+    expected = 1
+    for stride, size in sorted((st, sz) for sz, st in zip(t.shape, t.stride()) if sz != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _geometry(dst: torch.Tensor, srcs):
+    """Merged dimensions of dst and the srcs (all viewed at dst's shape), ordered by dst's
+    strides, innermost first.
+
+    Returns (ndim, flat, inner sizes padded to 5, per tensor [inner strides padded to 5 +
+    outermost stride], needs int64), or None when more than _MAX_DIMS dimensions remain."""
+    shape = list(dst.shape)
+    tensors = [dst] + list(srcs)
+    strides = [list(t.stride()) for t in tensors]
+    dims = sorted((d for d in range(len(shape)) if shape[d] != 1), key=lambda d: -strides[0][d])
+    sizes, merged = [], [[] for _ in tensors]
+    for d in dims:
+        if sizes and all(m[-1] == st[d] * shape[d] for m, st in zip(merged, strides)):
+            sizes[-1] *= shape[d]
+            for m, st in zip(merged, strides):
+                m[-1] = st[d]
+        else:
+            sizes.append(shape[d])
+            for m, st in zip(merged, strides):
+                m.append(st[d])
+    if not sizes:
+        sizes, merged = [1], [[1] for _ in tensors]
+    if len(sizes) > _MAX_DIMS:
+        return None
+    span = max(sum((s - 1) * st for s, st in zip(sizes, m)) for m in merged)
+    # int32 index math is much cheaper on the GPU; the interpreter checks every int32 add and
+    # multiply for overflow, so there int64 is the cheaper one.
+    idx64 = dst.device.type == "cpu" or dst.numel() >= 2**31 or span >= 2**31
+    ndim = len(sizes)
+    flat = ndim == 1 and all(m[0] == 1 for m in merged)
+    inner = sizes[::-1][:-1]
+    inner += [1] * (5 - len(inner))
+    strides_out = []
+    for m in merged:
+        rev = m[::-1]
+        strides_out.append(rev[:-1] + [0] * (6 - ndim) + [rev[-1]])
+    return ndim, flat, inner, strides_out, idx64
+
+
+def _launch(dst: torch.Tensor, a: torch.Tensor, b, mode, common: torch.dtype) -> None:
+    """dst = a / b with the rounding mode; b is a tensor or a Python number; a and b broadcast
+    to dst's shape; `common` is the dtype torch computes in."""
+    n = dst.numel()
+    if n == 0:
+        return
+    shape = dst.shape
+    a = a.expand(shape)
+    b_scalar = not isinstance(b, torch.Tensor)
+    b_t = a if b_scalar else b.expand(shape)
+    geo = _geometry(dst, [a, b_t])
+    target = dst
+    if geo is None:  # more merged dimensions than the kernel takes: go through contiguous copies
+        target = torch.empty(tuple(shape), dtype=dst.dtype, device=dst.device)
+        a, b_t = a.contiguous(), b_t.contiguous()
+        geo = _geometry(target, [a, b_t])
+    ndim, flat, sizes, (o_st, a_st, b_st), idx64 = geo
+    m = _MODES[mode]
+    if m == 0 and not (common.is_floating_point or common.is_complex):
+        common = torch.get_default_dtype()  # true division of integers gives floats
+    if common in (torch.float16, torch.bfloat16, torch.float32):
+        ct = tl.float32
+    else:
+        ct = _TL[common]
+    rd = {torch.float16: 1, torch.bfloat16: 2}.get(common, 0)
+    b_value = 0 if not b_scalar else (float(b) if ct.is_floating() else int(b))
+    block = _block(dst)
+    _div_kernel[(triton.cdiv(n, block),)](
+        a, b_t, target, n, b_value, *sizes, *a_st, *b_st, *o_st,
+        NDIM=ndim, FLAT=flat, B_SCALAR=b_scalar, CT=ct, RD=rd, MODE=m, IDX64=idx64,
+        BLOCK=block)
+    if target is not dst:
+        dst.copy_(target)
+
+
+def div__Tensor(self: torch.Tensor, other: torch.Tensor) -> torch.Tensor:
+    _launch(self, self, other, None, torch.result_type(self, other))
+    return self
+
+
+def div__Tensor_mode(self: torch.Tensor, other: torch.Tensor, *, rounding_mode) -> torch.Tensor:
+    _launch(self, self, other, rounding_mode, torch.result_type(self, other))
+    return self
+
+
+def div__Scalar(self: torch.Tensor, other) -> torch.Tensor:
+    _launch(self, self, other, None, torch.result_type(self, other))
+    return self
+
+
+def div__Scalar_mode(self: torch.Tensor, other, *, rounding_mode) -> torch.Tensor:
+    _launch(self, self, other, rounding_mode, torch.result_type(self, other))
+    return self
