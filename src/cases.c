@@ -6,20 +6,10 @@
 
 #include "expr.h"
 #include "util/hash.h"
+#include "util/fs.h"
 #include "util/xalloc.h"
 
-static const char *const layouts[] = {"contiguous", "transposed", "strided", "offset",
-				      "expanded", NULL};
-static const char *const dists[] = {"normal", "uniform", "randint", "bool",   "ones",
-				    "zeros",  "arange",	 "special", "poison", NULL};
 
-static bool in_list(const char *const *list, const char *s)
-{
-	for (; *list; list++)
-		if (!strcmp(*list, s))
-			return true;
-	return false;
-}
 
 static bool dtype_is_int(const char *d)
 {
@@ -58,7 +48,7 @@ static int finish_tensor(json_t *t, struct strbuf *err)
 	x = json_object_get(t, "layout");
 	if (!x)
 		json_object_set_new(t, "layout", json_string("contiguous"));
-	else if (!json_is_string(x) || !in_list(layouts, json_string_value(x))) {
+	else if (!json_is_string(x) || !catalog_is_layout(json_string_value(x))) {
 		strbuf_addstr(err, "layout: expected a layout name after substitution");
 		return -EINVAL;
 	}
@@ -67,7 +57,7 @@ static int finish_tensor(json_t *t, struct strbuf *err)
 		json_object_set_new(t, "dist", json_string(!strcmp(dtype, "bool") ? "bool"
 							   : dtype_is_int(dtype)     ? "randint"
 										     : "normal"));
-	else if (!json_is_string(x) || !in_list(dists, json_string_value(x))) {
+	else if (!json_is_string(x) || !catalog_is_dist(json_string_value(x))) {
 		strbuf_addstr(err, "dist: expected a distribution name after substitution");
 		return -EINVAL;
 	}

@@ -27,17 +27,20 @@ static const char *const deep_checks[] = {"validity", "zero",	 "tail",	 "last",
 static const char *const task_files[] = {"task.json", "reference.py", "prompt.md", "solution.py",
 					 NULL};
 
-static bool in_list(const char *const *list, const char *s)
+
+bool catalog_is_layout(const char *name)
 {
-	for (; *list; list++)
-		if (!strcmp(*list, s))
-			return true;
-	return false;
+	return strv_contains(layouts, name);
+}
+
+bool catalog_is_dist(const char *name)
+{
+	return strv_contains(dists, name);
 }
 
 bool catalog_is_dtype(const char *name)
 {
-	return in_list(dtypes, name);
+	return strv_contains(dtypes, name);
 }
 
 static bool is_identifier(const char *s)
@@ -103,7 +106,7 @@ static void check_enum_or_expr(struct vctx *v, const char *path, json_t *j,
 	}
 	if (json_string_value(j)[0] == '$')
 		return;
-	if (!in_list(allowed, json_string_value(j)))
+	if (!strv_contains(allowed, json_string_value(j)))
 		verr(v, path, "expected %s or \"$axis\", got '%s'", what, json_string_value(j));
 }
 
@@ -127,7 +130,7 @@ static void check_tensor_desc(struct vctx *v, const char *path, json_t *t)
 		return;
 	}
 	json_object_foreach(t, key, e) {
-		if (!in_list(known, key))
+		if (!strv_contains(known, key))
 			verr(v, path, "unknown field '%s' (expected one of shape, dtype, layout, dist, scale, low, high, p)",
 			     key);
 	}
@@ -199,7 +202,7 @@ static void check_args(struct vctx *v, const char *path, json_t *args, json_t *s
 		else
 			json_object_set_new(seen_names, json_string_value(name), json_true());
 		json_object_foreach(a, key, e) {
-			if (in_list(arg_kinds, key)) {
+			if (strv_contains(arg_kinds, key)) {
 				kind = key;
 				nr_kinds++;
 			} else if (strcmp(key, "name") && strcmp(key, "keyword")) {
@@ -310,7 +313,7 @@ static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, j
 		goto out;
 	}
 	json_object_foreach(j, key, x) {
-		if (!in_list(known, key))
+		if (!strv_contains(known, key))
 			verr(v, p.buf, "unknown field '%s'", key);
 	}
 	x = json_object_get(j, "name");
@@ -525,7 +528,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 		goto done;
 	}
 	json_object_foreach(j, key, x) {
-		if (!in_list(known, key))
+		if (!strv_contains(known, key))
 			verr(&v, key, "unknown field (expected one of schema, op, source, kind, platforms, axes, entries, seed, exempt, allow)");
 	}
 	x = json_object_get(j, "schema");
@@ -539,14 +542,14 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 		     op_dir);
 	t->op = xstrdup(json_is_string(x) ? json_string_value(x) : op_dir);
 	x = json_object_get(j, "source");
-	if (!json_is_string(x) || !in_list(catalog_sources, json_string_value(x)))
+	if (!json_is_string(x) || !strv_contains(catalog_sources, json_string_value(x)))
 		verr(&v, "source", "expected one of aten, vllm, cublas");
 	else if (strcmp(json_string_value(x), source_dir))
 		verr(&v, "source", "'%s' does not match the directory '%s'", json_string_value(x),
 		     source_dir);
 	t->source = xstrdup(source_dir);
 	x = json_object_get(j, "kind");
-	if (x && (!json_is_string(x) || !in_list(kinds, json_string_value(x))))
+	if (x && (!json_is_string(x) || !strv_contains(kinds, json_string_value(x))))
 		verr(&v, "kind", "expected one of compute, view, alloc, random, scalar");
 	t->kind = xstrdup(json_is_string(x) ? json_string_value(x) : "compute");
 	x = json_object_get(j, "platforms");
@@ -558,7 +561,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 			verr(&v, "platforms", "expected a list of platform names");
 		else
 			json_array_foreach(x, i, p) {
-				if (!json_is_string(p) || !in_list(platforms, json_string_value(p)))
+				if (!json_is_string(p) || !strv_contains(platforms, json_string_value(p)))
 					verr(&v, "platforms", "element %zu: expected one of cuda, interpreter, rocm, xpu", i);
 			}
 		t->platforms = x;
@@ -577,7 +580,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 			verr(&v, "exempt", "expected an object of check name -> reason");
 		else
 			json_object_foreach(x, ek, ev) {
-				if (!in_list(deep_checks, ek))
+				if (!strv_contains(deep_checks, ek))
 					verr(&v, "exempt", "unknown check '%s' (expected validity or a mutant: zero, tail, last, dtype, perturb, mutate_input)", ek);
 				else if (!json_is_string(ev) || strlen(json_string_value(ev)) < 10)
 					verr(&v, "exempt", "'%s': expected the reason as a sentence", ek);

@@ -74,5 +74,8 @@ char *task_path(const struct task *t, const char *file);
 const char *task_exemption(const struct task *t, const char *check);
 /* Whether `name` is a dtype the runtime knows. */
 bool catalog_is_dtype(const char *name);
+/* Whether `name` is a tensor layout / value distribution the runtime knows. */
+bool catalog_is_layout(const char *name);
+bool catalog_is_dist(const char *name);
 
 #endif

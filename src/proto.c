@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fs.h"
+
 static const char *const case_verdicts[] = {"pass",	  "mismatch",  "bad_output", "mutated_input",
 					    "error",	  "ref_error", "skipped",    "degenerate",
 					    NULL};
@@ -14,22 +16,15 @@ static const char *const type_names[_PROTO_MSG_MAX] = {
 	[PROTO_FATAL] = "fatal", [PROTO_DONE] = "done",
 };
 
-static bool in_list(const char *const *list, const char *s)
-{
-	for (; *list; list++)
-		if (!strcmp(*list, s))
-			return true;
-	return false;
-}
 
 bool proto_is_case_verdict(const char *v)
 {
-	return in_list(case_verdicts, v);
+	return strv_contains(case_verdicts, v);
 }
 
 bool proto_is_fatal_verdict(const char *v)
 {
-	return in_list(fatal_verdicts, v);
+	return strv_contains(fatal_verdicts, v);
 }
 
 char *proto_build_job(const struct task *t, const char *candidate_path, const char *platform,

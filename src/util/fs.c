@@ -134,6 +134,14 @@ void strv_free(char **v)
 	free(v);
 }
 
+bool strv_contains(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
 char *path_abs(const char *path)
 {
 	return realpath(path, NULL);

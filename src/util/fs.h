@@ -21,6 +21,8 @@ int rm_rf(const char *path);
  */
 int list_dir_sorted(const char *dir, char ***ret_names) KGB_WUR;
 void strv_free(char **v);
+/* Whether the NULL-terminated list contains s. */
+bool strv_contains(const char *const *list, const char *s);
 /* Absolute, symlink-resolved path (realpath); NULL with errno set on failure. */
 char *path_abs(const char *path);
 
