@@ -3,6 +3,10 @@
 Values are drawn on the CPU from a `torch.Generator` seeded from the case seed and the argument
 index, laid out in a CPU storage, and only then moved to the device, so the interpreter and the
 GPU see identical values. A layout is a view (size, stride, storage offset) over that storage.
+
+Timed cases are the exception: they exist only on a GPU, and their inputs are large (hundreds of
+millions of elements, seconds of CPU time each to draw), so they are drawn on the device by the
+device's own generator: the same seed gives the same values on every run on that device type.
 """
 
 from __future__ import annotations
@@ -134,48 +138,51 @@ def _splitmix64(x: int) -> int:
     return x ^ (x >> 31)
 
 
-def _generator(seed: int, index: int, sub: int) -> torch.Generator:
-    g = torch.Generator(device="cpu")
+def _generator(seed: int, index: int, sub: int,
+               device: str | torch.device = "cpu") -> torch.Generator:
+    g = torch.Generator(device=device)
     g.manual_seed(_splitmix64(_splitmix64(_splitmix64(seed & _MASK64) ^ index) ^ sub))
     return g
 
 
 def _values(desc: TensorDesc, n: int, g: torch.Generator) -> torch.Tensor:
-    """`n` values of the descriptor's distribution, 1-D, in its dtype, on the CPU."""
-    dt, dist = desc.dtype, desc.dist
+    """`n` values of the descriptor's distribution, 1-D, in its dtype, on the generator's device."""
+    dt, dist, dev = desc.dtype, desc.dist, g.device
     wide = dt in (torch.float64, torch.complex128)
     if dist == "special" and not (dt.is_floating_point or dt.is_complex):
         dist = "bool" if dt == torch.bool else "randint"
     if dist == "poison":
         # Storage an op must overwrite (out= arguments): NaN, or the largest integer.
         if dt.is_floating_point or dt.is_complex:
-            return torch.full((n,), float("nan"), dtype=dt)
-        return torch.full((n,), True if dt == torch.bool else torch.iinfo(dt).max, dtype=dt)
+            return torch.full((n,), float("nan"), dtype=dt, device=dev)
+        return torch.full((n,), True if dt == torch.bool else torch.iinfo(dt).max, dtype=dt,
+                          device=dev)
     if dist in ("ones", "zeros", "arange"):
         make = {"ones": torch.ones, "zeros": torch.zeros}.get(dist)
-        v = make(n, dtype=torch.float64) if make else torch.arange(n, dtype=torch.int64)
+        v = (make(n, dtype=torch.float64, device=dev) if make
+             else torch.arange(n, dtype=torch.int64, device=dev))
         return v.to(dt)
     if dist == "bool":
-        return (torch.rand(n, generator=g, dtype=torch.float64) < desc.p).to(dt)
+        return (torch.rand(n, generator=g, dtype=torch.float64, device=dev) < desc.p).to(dt)
     m = 2 * n if dt.is_complex else n  # complex: real and imaginary parts drawn alike
     gen = torch.float64 if wide else torch.float32
     if dist == "uniform":
         low = 0.0 if desc.low is None else desc.low
         high = 1.0 if desc.high is None else desc.high
-        v = torch.rand(m, generator=g, dtype=gen) * (high - low) + low
+        v = torch.rand(m, generator=g, dtype=gen, device=dev) * (high - low) + low
     elif dist == "randint":
         lo, hi = _RANDINT_DEFAULT if dt != torch.bool else (0, 2)
         if dt == torch.uint8:
             lo = 0
         lo = lo if desc.low is None else int(desc.low)
         hi = hi if desc.high is None else int(desc.high)
-        v = torch.randint(lo, hi, (m,), generator=g, dtype=torch.int64)
+        v = torch.randint(lo, hi, (m,), generator=g, dtype=torch.int64, device=dev)
     else:  # normal, special
-        v = torch.randn(m, generator=g, dtype=gen) * desc.scale
+        v = torch.randn(m, generator=g, dtype=gen, device=dev) * desc.scale
         if dist == "special":
-            hit = torch.rand(m, generator=g) < _SPECIAL_RATE
-            pick = torch.randint(0, len(_SPECIALS), (m,), generator=g)
-            v = torch.where(hit, torch.tensor(_SPECIALS, dtype=gen)[pick], v)
+            hit = torch.rand(m, generator=g, device=dev) < _SPECIAL_RATE
+            pick = torch.randint(0, len(_SPECIALS), (m,), generator=g, device=dev)
+            v = torch.where(hit, torch.tensor(_SPECIALS, dtype=gen, device=dev)[pick], v)
     if dt.is_complex:
         v = torch.view_as_complex(v.to(gen).reshape(n, 2))
     return v.to(dt)
@@ -197,7 +204,8 @@ def effective_layout(shape: Sequence[int], layout: str) -> str:
 
 
 def make_tensor(desc: TensorDesc, g: torch.Generator, device: str | torch.device) -> torch.Tensor:
-    """Draw the values, lay them out in a CPU storage, move the storage, view it on the device."""
+    """Draw the values (on the generator's device), lay them out in a storage, move the storage
+    to `device`, view it there."""
     shape, layout = list(desc.shape), effective_layout(desc.shape, desc.layout)
     src = [1] + shape[1:] if layout == "expanded" else shape
     n = 1
@@ -210,26 +218,29 @@ def make_tensor(desc: TensorDesc, g: torch.Generator, device: str | torch.device
         stride = _contiguous_strides(values.shape)
         stride[-1], stride[-2] = stride[-2], stride[-1]
     elif layout == "strided":
-        wide = torch.zeros(shape[:-1] + [2 * shape[-1]], dtype=desc.dtype)
+        wide = torch.zeros(shape[:-1] + [2 * shape[-1]], dtype=desc.dtype, device=g.device)
         wide[..., ::2] = values
         values, stride = wide, _contiguous_strides(wide.shape)[:-1] + [2]
     elif layout == "offset":
-        values, offset = torch.cat([torch.zeros(1, dtype=desc.dtype), values.reshape(-1)]), 1
+        values, offset = torch.cat([torch.zeros(1, dtype=desc.dtype, device=g.device),
+                                    values.reshape(-1)]), 1
     elif layout == "expanded":
         stride = [0] + _contiguous_strides(src)[1:]
     storage = values.reshape(-1).to(device)
     return torch.as_strided(storage, shape, stride, offset)
 
 
-def build_args(specs: Sequence[ArgSpec], seed: int,
-               device: str | torch.device) -> tuple[BuiltArg, ...]:
-    """Build every argument of a case; tensor `i` (element `j` of a list) draws from (seed, i, j)."""
+def build_args(specs: Sequence[ArgSpec], seed: int, device: str | torch.device,
+               draw_on_device: bool = False) -> tuple[BuiltArg, ...]:
+    """Build every argument of a case; tensor `i` (element `j` of a list) draws from (seed, i, j),
+    on the CPU, or on `device` itself when `draw_on_device` (timed cases, see above)."""
     out = []
+    where = device if draw_on_device else "cpu"
     for i, spec in enumerate(specs):
         if spec.kind == "tensor":
-            value: Any = make_tensor(spec.value, _generator(seed, i, 0), device)
+            value: Any = make_tensor(spec.value, _generator(seed, i, 0, where), device)
         elif spec.kind == "tensors":
-            value = [make_tensor(d, _generator(seed, i, j), device)
+            value = [make_tensor(d, _generator(seed, i, j, where), device)
                      for j, d in enumerate(spec.value)]
         elif spec.kind == "dtype":
             value = None if spec.value is None else DTYPES[spec.value]

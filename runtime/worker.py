@@ -495,7 +495,8 @@ class Evaluator:
                               f"reference.py defines no callable '{entry.name}'"), False
         cand_fn = getattr(self.candidate, entry.name)
         try:
-            inputs = build_args(case.args, case.seed, self.device)
+            inputs = build_args(case.args, case.seed, self.device,
+                                draw_on_device=case.timed and self.job.platform == "cuda")
         except Exception as e:
             return self._failed(case, "ref_error", e, "building inputs: ")
         cand_in = clone_args(inputs)
@@ -542,20 +543,28 @@ class Evaluator:
             return replace(report, bad=res.bad, first_bad=res.first_bad), False
         if self.job.platform == "cuda" and case.timed and self.job.rounds:
             del cand_in, cand_out
-            return self._time(entry, case, cand_fn, ref_fn, ref, base, report)
+            return self._time(entry, case, cand_fn, ref_fn, inputs, ref, base, report)
         return report, False
 
     def _time(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any, ref_fn: Any,
-              ref: tuple[Any, tuple[BuiltArg, ...]], base: tuple[Any, tuple[BuiltArg, ...]],
+              inputs: tuple[BuiltArg, ...], ref: tuple[Any, tuple[BuiltArg, ...]],
+              base: tuple[Any, tuple[BuiltArg, ...]],
               report: CaseReport) -> tuple[CaseReport, bool]:
+        # `inputs` are the pristine inputs of the check (find_mutation has just proved the
+        # candidate left its copies alone); time_case only ever calls on fresh copies of them.
         try:
             if self._flush is None:
                 self._flush = flush_buffer(self.device)
-            timing, last = time_case(cand_fn, ref_fn, build_args(case.args, case.seed, self.device),
-                                     self.job.warmup or 0, self.job.rounds or 1, self._flush)
+            timing, last = time_case(cand_fn, ref_fn, inputs, self.job.warmup or 0,
+                                     self.job.rounds or 1, self._flush)
             ok = self._check(entry, case, last.output, last.args, ref, base).verdict == "pass"
         except BaseException as e:
             return self._failed(case, "error", e, "during timing: ")
+        if not ok:
+            # A kernel that is right once and wrong when called repeatedly (stale caches,
+            # races that need a warm GPU) fails; its time would be the time of a wrong answer.
+            return CaseReport(case.id, "mismatch", message="the output of the last timed call "
+                              "differs from the reference"), False
         return replace(report, time_base_ms=timing.base_ms, time_cand_ms=timing.cand_ms,
                        time_base_iqr_ms=timing.base_iqr_ms, time_cand_iqr_ms=timing.cand_iqr_ms,
                        speedup=timing.speedup, timed_output_ok=ok), False

@@ -3,6 +3,11 @@
  *
  * catalog → candidates → content address (reuse stored results) → cases → jobs on worker slots
  * → each result committed to the store as it ends → the run's table, read back from the store.
+ *
+ * On a timing platform the jobs run in two phases (DESIGN §5, docs/architecture.md): first
+ * every case is checked on many slots at once, which is where Triton compiles, so compilation
+ * uses every core; then each candidate that passed runs its timed cases again, one job per
+ * GPU at a time, with nothing else on the device. A candidate is stored once, after both.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +31,9 @@
 #include "util/hash.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
+
+/* Default checking workers per GPU on a timing platform (each holds a context and its inputs). */
+#define EVAL_CHECK_SLOTS_PER_GPU 8u
 
 /* A candidate file larger than this is refused before it reaches a worker. */
 #define EVAL_MAX_CANDIDATE_BYTES (1u << 20)
@@ -55,7 +63,15 @@ struct candidate {
 	struct case_list cases;
 	char *job_line;
 	bool duplicate; /* same key as an earlier candidate of this run */
+	/* Timing phase: the checked result, held (owned) until the timing job ends. */
+	struct sched_result checked;
+	bool held;
+	struct case_list timed; /* shallow copies of the timed cases of `cases`; only .v owned */
+	size_t *timed_ids;	/* timed.v[k] is cases.v[timed_ids[k]] */
+	char *time_job_line;
 };
+
+enum eval_phase { PHASE_ALL, PHASE_CHECK, PHASE_TIME };
 
 struct eval_ctx {
 	struct store *store;
@@ -63,7 +79,9 @@ struct eval_ctx {
 	const char *platform;
 	const char *harness;
 	int verbose;
+	enum eval_phase phase;
 	size_t done, total;
+	double start_s; /* monotonic time the jobs started, for progress lines */
 };
 
 static void usage(void)
@@ -77,7 +95,8 @@ static void usage(void)
 	       "  --task T          only task T (op or source/op; repeatable)\n"
 	       "  --source S        only tasks of source S\n"
 	       "  --platform P      cuda or interpreter (default: detected)\n"
-	       "  -j, --jobs N      worker slots (default: one per GPU, or one per CPU core)\n"
+	       "  -j, --jobs N      checking slots (default: one per CPU core, at most 8 per GPU);\n"
+	       "                    timing always runs alone, one worker per GPU\n"
 	       "  --timeout SEC     wall-clock limit per candidate (default 300)\n"
 	       "  --store PATH      results store (default $KGB_STORE or ./kgb-results.db)\n"
 	       "  --seed N          case seed (default 0)\n"
@@ -350,16 +369,87 @@ static char *first_failure_json(struct candidate *c, struct sched_result *res)
 	return NULL;
 }
 
+/* Picks the timed cases of a checked candidate; false when it has none. */
+static bool select_timed(struct candidate *c)
+{
+	for (size_t i = 0; i < c->cases.nr; i++) {
+		if (!c->cases.v[i].timed)
+			continue;
+		XGROW(c->timed.v, c->timed.nr + 1, c->timed.alloc);
+		c->timed_ids = xrealloc(c->timed_ids, (c->timed.nr + 1) * sizeof(*c->timed_ids));
+		c->timed_ids[c->timed.nr] = i;
+		c->timed.v[c->timed.nr++] = c->cases.v[i];
+	}
+	return c->timed.nr > 0;
+}
+
+/*
+ * Folds the timing job's result into the held check result: its case reports replace those of
+ * the same cases, and a failure while timing (a crash, a wrong output on the timed inputs) is
+ * the candidate's verdict. Returns the merged result, owned by the candidate.
+ */
+static struct sched_result *merge_timing(struct candidate *c, struct sched_result *t)
+{
+	struct sched_result *m = &c->checked;
+
+	for (size_t k = 0; k < c->timed.nr; k++) {
+		json_t *cr = json_array_get(t->cases, k);
+
+		if (cr) {
+			json_object_set_new(cr, "id", json_integer((json_int_t)c->timed_ids[k]));
+			json_array_set(m->cases, c->timed_ids[k], cr);
+		}
+	}
+	m->wall_ms += t->wall_ms;
+	if (!strcmp(t->verdict, "pass"))
+		return m;
+	m->verdict = t->verdict;
+	strbuf_reset(&m->detail);
+	for (size_t k = 0; k < c->timed.nr && !proto_is_fatal_verdict(t->verdict); k++) {
+		json_t *cr = json_array_get(t->cases, k);
+		const char *v = json_string_value(json_object_get(cr, "verdict"));
+		const char *msg = json_string_value(json_object_get(cr, "message"));
+
+		if (v && strcmp(v, "pass")) {
+			strbuf_addf(&m->detail, "case %zu (timed run): %s", c->timed_ids[k],
+				    msg ? msg : v);
+			return m;
+		}
+	}
+	strbuf_addf(&m->detail, "timed run: %s", t->detail.buf);
+	strbuf_release(&m->stderr_tail);
+	m->stderr_tail = t->stderr_tail;
+	strbuf_init(&t->stderr_tail, 0);
+	return m;
+}
+
 static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 {
 	struct eval_ctx *ctx = vctx;
 	struct candidate *c = job->data;
 	struct store_eval e = {0};
 	struct strbuf err = STRBUF_INIT;
-	json_t *rows = json_array();
-	double *speedups = xcalloc(c->cases.nr + 1, sizeof(*speedups)), max_tol = NAN;
+	json_t *rows;
+	double *speedups, max_tol = NAN;
 	size_t nsp = 0, passed = 0, timed = 0;
 	int r;
+
+	if (ctx->phase == PHASE_CHECK && !strcmp(res->verdict, "pass") && select_timed(c)) {
+		/* Hold it: the result is stored after the timing phase. */
+		c->checked = *res;
+		memset(res, 0, sizeof(*res));
+		c->held = true;
+		if (ctx->verbose > 0 || (ctx->verbose == 0 && isatty(STDERR_FILENO)))
+			fprintf(stderr, "[%zu/%zu +%.0fs] %s/%s %s: checked, %zu cases to time\n",
+				++ctx->done, ctx->total, monotonic_s() - ctx->start_s, c->task->source,
+				c->task->op, c->sample, c->timed.nr);
+		return 0;
+	}
+	if (ctx->phase == PHASE_TIME)
+		res = merge_timing(c, res);
+	ctx->done++;
+	rows = json_array();
+	speedups = xcalloc(c->cases.nr + 1, sizeof(*speedups));
 
 	for (size_t i = 0; i < c->cases.nr; i++) {
 		struct case_desc *cd = &c->cases.v[i];
@@ -403,11 +493,11 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 	r = store_eval_put(ctx->store, ctx->run_id, &e, rows, &err);
 	if (r < 0)
 		fprintf(stderr, "kgb eval: %s\n", err.buf);
-	ctx->done++;
 	if (ctx->verbose > 0 || (ctx->verbose == 0 && isatty(STDERR_FILENO)))
-		fprintf(stderr, "[%zu/%zu] %s/%s %s: %s (%zu/%zu cases, %.1f s)\n", ctx->done,
-			ctx->total, c->task->source, c->task->op, c->sample, res->verdict, passed,
-			c->cases.nr, res->wall_ms / 1e3);
+		fprintf(stderr, "[%s%zu/%zu +%.0fs] %s/%s %s: %s (%zu/%zu cases, %.1f s)\n",
+			ctx->phase == PHASE_TIME ? "timed " : "", ctx->done, ctx->total,
+			monotonic_s() - ctx->start_s, c->task->source, c->task->op, c->sample, res->verdict, passed, c->cases.nr,
+			res->wall_ms / 1e3);
 	if (ctx->verbose > 1 && res->stderr_tail.len)
 		fprintf(stderr, "--- worker stderr (tail) ---\n%s\n---\n", res->stderr_tail.buf);
 	free(e.first_failure);
@@ -452,12 +542,13 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	struct strbuf err = STRBUF_INIT, scratch = STRBUF_INIT;
 	char *python = NULL, *harness = NULL, *cmdline = NULL, *probe_text = NULL;
 	char *heldout_harness = NULL;
-	char **env = NULL, **slot_dev = NULL;
+	char **env = NULL, **time_env = NULL, **slot_dev = NULL;
 	json_t *probe = NULL, **entries = NULL;
 	const char *platform;
 	long long run_id = 0;
 	int ret = KGB_EXIT_OK, r;
-	unsigned slots;
+	unsigned slots, ncpu, ngpu = 0;
+	bool two_phase;
 
 	r = parse_args(argc, argv, &o);
 	if (r != 0) {
@@ -494,17 +585,26 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	} else {
 		platform = "interpreter";
 	}
+	ncpu = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	if (!strcmp(platform, "cuda"))
+		ngpu = (unsigned)json_integer_value(json_object_get(probe, "device_count"));
+	if (!ngpu)
+		ngpu = 1;
+	/*
+	 * Checking slots: one per core (compilation is CPU-bound), at most EVAL_CHECK_SLOTS_PER_GPU
+	 * per GPU so that the workers' contexts and inputs fit in device memory. Timing slots: one
+	 * per GPU, whatever -j says.
+	 */
 	if (o.slots)
 		slots = o.slots;
 	else if (!strcmp(platform, "cuda"))
-		slots = (unsigned)json_integer_value(json_object_get(probe, "device_count"));
+		slots = ncpu < EVAL_CHECK_SLOTS_PER_GPU * ngpu ? ncpu : EVAL_CHECK_SLOTS_PER_GPU * ngpu;
 	else
-		slots = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+		slots = ncpu;
 	if (!slots)
 		slots = 1;
 	if (!strcmp(platform, "cuda")) {
-		/* One slot per GPU; more slots than GPUs share them round-robin. */
-		unsigned ngpu = (unsigned)json_integer_value(json_object_get(probe, "device_count"));
+		/* Slots share the GPUs round-robin, so slots 0..ngpu-1 are one per GPU. */
 		slot_dev = xcalloc(slots + 1, sizeof(*slot_dev));
 		for (unsigned i = 0; i < slots; i++) {
 			struct strbuf d = STRBUF_INIT;
@@ -532,6 +632,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		ret = KGB_EXIT_ENV;
 		goto out;
 	}
+	two_phase = platform_times(platform);
 	heldout_harness = xmalloc(strlen(harness) + 16);
 	snprintf(heldout_harness, strlen(harness) + 16, "%s+heldout", harness);
 	jobs = xcalloc(nr_cands + 1, sizeof(*jobs));
@@ -585,11 +686,8 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			ret = KGB_EXIT_DATA;
 			goto out;
 		}
-		{
-			struct proto_job_opts jo = {.timed = platform_times(platform),
-						    .warmup = 10, .rounds = 25};
-			c->job_line = proto_build_job(c->task, c->path, platform, &c->cases, &jo);
-		}
+		/* With two phases the first job checks every case (timed ones too) untimed. */
+		c->job_line = proto_build_job(c->task, c->path, platform, &c->cases, NULL);
 		jobs[nr_jobs].task = c->task;
 		jobs[nr_jobs].nr_cases = c->cases.nr;
 		jobs[nr_jobs].job_line = c->job_line;
@@ -599,7 +697,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	if (nr_jobs) {
 		struct eval_ctx ectx = {.store = store, .run_id = run_id, .platform = platform,
 					.harness = harness, .verbose = kctx->verbose,
-					.total = nr_jobs};
+					.total = nr_jobs, .start_s = monotonic_s()};
 		char *wargv[] = {python, "-m", "runtime.worker", NULL};
 		const char *tmp = getenv("TMPDIR");
 		struct sched_opts so = {0};
@@ -612,8 +710,36 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		so.env = env;
 		so.scratch_root = scratch.buf;
 		so.slot_devices = (const char *const *)slot_dev;
+		ectx.phase = two_phase ? PHASE_CHECK : PHASE_ALL;
 		strbuf_reset(&err);
 		r = sched_run(&so, jobs, nr_jobs, on_done, &ectx, &err);
+		if (r >= 0 && two_phase) {
+			struct proto_job_opts jo = {.timed = true, .warmup = 10, .rounds = 25};
+			size_t nr_timed = 0;
+
+			for (size_t i = 0; i < nr_cands; i++) {
+				struct candidate *c = &cands[i];
+
+				if (!c->held)
+					continue;
+				c->time_job_line = proto_build_job(c->task, c->path, platform, &c->timed,
+								   &jo);
+				jobs[nr_timed].task = c->task;
+				jobs[nr_timed].nr_cases = c->timed.nr;
+				jobs[nr_timed].job_line = c->time_job_line;
+				jobs[nr_timed].data = c;
+				nr_timed++;
+			}
+			ectx.phase = PHASE_TIME;
+			ectx.done = 0;
+			ectx.total = nr_timed;
+			so.slots = ngpu;
+			/* The timing workers have the cores to themselves (input generation, checks). */
+			time_env = platform_worker_env(kctx->root, platform, ngpu);
+			so.env = time_env;
+			if (nr_timed)
+				r = sched_run(&so, jobs, nr_timed, on_done, &ectx, &err);
+		}
 		rm_rf(scratch.buf);
 		if (r < 0) {
 			fprintf(stderr, "kgb eval: %s\n", err.buf);
@@ -667,11 +793,19 @@ out:
 		free(cands[i].path);
 		free(cands[i].sample);
 		free(cands[i].job_line);
+		free(cands[i].time_job_line);
+		free(cands[i].timed.v); /* shallow copies */
+		free(cands[i].timed_ids);
+		strbuf_release(&cands[i].checked.detail);
+		strbuf_release(&cands[i].checked.stderr_tail);
+		json_decref(cands[i].checked.cases);
+		json_decref(cands[i].checked.hello);
 		case_list_release(&cands[i].cases);
 	}
 	free(cands);
 	free(jobs);
 	strv_free(env);
+	strv_free(time_env);
 	if (slot_dev)
 		for (char **d = slot_dev; *d; d++)
 			free(*d);

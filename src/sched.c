@@ -30,14 +30,6 @@ struct slot {
 	struct sched_result res;
 };
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static char **build_env(char *const *base, const char *devices)
 {
 	size_t n = 0, k = 0;
@@ -100,7 +92,7 @@ static int slot_start(const struct sched_opts *o, struct slot *s, struct sched_j
 	s->lines = 0;
 	s->got_hello = s->got_done = s->got_fatal = s->protocol_error = false;
 	s->timed_out = s->out_eof = s->err_eof = false;
-	s->start_s = now_s();
+	s->start_s = monotonic_s();
 	s->deadline_s = s->start_s + o->timeout_s;
 	strbuf_init(&s->res.detail, 0);
 	strbuf_init(&s->res.stderr_tail, 0);
@@ -374,7 +366,7 @@ static int slot_finish(struct slot *s, sched_done_fn done, void *ctx)
 	/* Grandchildren the candidate left behind die with the group. */
 	sandbox_kill_group(&s->child);
 	decide_verdict(s);
-	s->res.wall_ms = (now_s() - s->start_s) * 1e3;
+	s->res.wall_ms = (monotonic_s() - s->start_s) * 1e3;
 	r = done(ctx, s->job, &s->res);
 	slot_release(s);
 	return r;
@@ -423,7 +415,7 @@ int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sch
 		}
 		if (!busy)
 			break;
-		now = now_s();
+		now = monotonic_s();
 		for (unsigned i = 0; i < nslots; i++)
 			if (slots[i].busy && !slots[i].timed_out && slots[i].deadline_s - now < wait_s)
 				wait_s = slots[i].deadline_s - now;
@@ -433,7 +425,7 @@ int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sch
 			strbuf_addf(err, "poll failed: %s", strerror(errno));
 			ret = -errno;
 		}
-		now = now_s();
+		now = monotonic_s();
 		for (unsigned i = 0; i < nslots; i++) {
 			struct slot *s = &slots[i];
 

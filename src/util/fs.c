@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "strbuf.h"
@@ -145,4 +146,12 @@ bool strv_contains(const char *const *list, const char *s)
 char *path_abs(const char *path)
 {
 	return realpath(path, NULL);
+}
+
+double monotonic_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

@@ -1,5 +1,5 @@
 /*
- * fs.h - small filesystem helpers. Paths returned as char * are owned by the caller.
+ * fs.h - small filesystem and clock helpers. Paths returned as char * are owned by the caller.
  */
 #ifndef KGB_UTIL_FS_H
 #define KGB_UTIL_FS_H
@@ -25,5 +25,8 @@ void strv_free(char **v);
 bool strv_contains(const char *const *list, const char *s);
 /* Absolute, symlink-resolved path (realpath); NULL with errno set on failure. */
 char *path_abs(const char *path);
+
+/* Seconds on the monotonic clock, for durations and deadlines. */
+double monotonic_s(void);
 
 #endif
