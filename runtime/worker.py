@@ -23,6 +23,7 @@ import time
 import traceback
 from dataclasses import dataclass, fields, replace
 from types import ModuleType
+from collections.abc import Callable
 from typing import Any, BinaryIO, ClassVar
 
 import numpy
@@ -31,6 +32,7 @@ import triton
 
 from runtime.compare import Result, aliases, compare, find_mutation, merge
 from runtime.guards import Finding, scan
+from runtime.kinds import KINDS, Sample, meta_compare, random_check, view_mismatch
 from runtime.inputs import ArgSpec, BuiltArg, build_args, call, clone_args, parse_arg, upcast_args
 from runtime.mutants import MUTANTS
 from runtime.mutants import apply as apply_mutant
@@ -95,6 +97,7 @@ class Job:
     mode: str = "evaluate"  # or "validity": judge the task's reference, not the candidate
     stop_on_fail: bool = False  # after the first failing case, the rest are "skipped"
     allow: frozenset[str] = frozenset()  # the task's extra L1 allowances (runtime.guards.scan)
+    kind: str = "compute"  # the task's kind: which checks apply (runtime.kinds)
 
     def entry(self, name: str) -> EntrySpec:
         return next(e for e in self.entries if e.name == name)
@@ -315,13 +318,16 @@ def parse_job(line: bytes) -> Job:
     mode = _field(obj, "mode", str, "job", "evaluate")
     if mode not in ("evaluate", "validity"):
         raise ValueError(f"job.mode: unknown mode '{_cap(mode, 80)}'")
+    kind = _field(task, "kind", str, "job.task", "compute")
+    if kind not in KINDS:
+        raise ValueError(f"job.task.kind: unknown kind '{_cap(kind, 80)}'")
     allow = _field(task, "allow", list, "job.task", [])
     if not all(isinstance(a, str) for a in allow):
         raise ValueError("job.task.allow: expected a list of strings")
     return Job(platform, _field(task, "op", str, "job.task", ""),
                _field(task, "dir", str, "job.task"), tuple(entries),
                _field(obj, "candidate", str, "job"), warmup, rounds, cases, mutant, mode,
-               _field(obj, "stop_on_fail", bool, "job", False), frozenset(allow))
+               _field(obj, "stop_on_fail", bool, "job", False), frozenset(allow), kind)
 
 
 def load_module(path: str, role: str) -> ModuleType:
@@ -470,10 +476,11 @@ class Evaluator:
         except BaseException as e:
             return self._failed(case, "ref_error", e)
         a, b = outs
-        if a.numel() <= 1:
+        # A scalar op's one value is judged by its dependence on the inputs alone.
+        if a.numel() == 0 or (a.numel() == 1 and self.job.kind != "scalar"):
             return CaseReport(case.id, "skipped", message="output too small to judge"), False
         same = lambda x, y: bool(((x == y) | (x.isnan() & y.isnan())).all())  # noqa: E731
-        if same(a, a[:1].expand_as(a)):
+        if a.numel() > 1 and same(a, a[:1].expand_as(a)):
             return CaseReport(case.id, "degenerate", message="constant output"), False
         if same(a, b):
             return CaseReport(case.id, "degenerate",
@@ -508,6 +515,8 @@ class Evaluator:
                                         case.atol, case.rtol)
         except BaseException as e:
             return self._failed(case, "error", e)
+        if self.job.kind in ("alloc", "random"):
+            return self._unvalued(entry, case, cand_fn, ref_fn, inputs, cand_in, cand_out)
         try:
             native = entry.reference_precision == "native"
             if not native:
@@ -535,20 +544,75 @@ class Evaluator:
         if mutated:
             return CaseReport(case.id, "mutated_input", message=_cap(mutated)), False
         alias_err = _check_returns(entry, cand_out, cand_in)
+        if not alias_err and self.job.kind == "view":
+            alias_err = view_mismatch(base_out, base_in, cand_out, cand_in)
         if alias_err:
-            return CaseReport(case.id, "bad_output", message=alias_err), False
+            return CaseReport(case.id, "bad_output", message=_cap(alias_err)), False
         report = CaseReport(case.id, res.verdict, res.max_abs_err, res.tol_use,
                             base_res.tol_use, message=_cap(res.message) or None)
         if res.verdict == "mismatch":
             return replace(report, bad=res.bad, first_bad=res.first_bad), False
         if self.job.platform == "cuda" and case.timed and self.job.rounds:
             del cand_in, cand_out
-            return self._time(entry, case, cand_fn, ref_fn, inputs, ref, base, report)
+            verify = lambda out, args: self._check(  # noqa: E731
+                entry, case, out, args, ref, base).verdict == "pass"
+            return self._time(case, cand_fn, ref_fn, inputs, verify, report)
         return report, False
 
-    def _time(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any, ref_fn: Any,
-              inputs: tuple[BuiltArg, ...], ref: tuple[Any, tuple[BuiltArg, ...]],
-              base: tuple[Any, tuple[BuiltArg, ...]],
+    def _unvalued(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any, ref_fn: Any,
+                  inputs: tuple[BuiltArg, ...], cand_in: tuple[BuiltArg, ...],
+                  cand_out: Any) -> tuple[CaseReport, bool]:
+        """alloc and random kinds: metadata against the baseline's (no reference values), then,
+        for random, the task's statistical test on this and further samples."""
+        try:
+            base_in = clone_args(inputs)
+            base_out = call(ref_fn, base_in)
+            self._sync()
+        except BaseException as e:
+            return self._failed(case, "ref_error", e)
+        strides = self.job.kind == "alloc"
+
+        def meta(out: Any, args: tuple[BuiltArg, ...]) -> Result:
+            return merge([meta_compare(out, base_out, strides)] + [
+                meta_compare(a.value, b.value, strides, f"argument '{a.name}'")
+                for a, b in zip(args, base_in) if a.name in entry.mutates])
+
+        res = meta(cand_out, cand_in)
+        if res.verdict != "pass":
+            return CaseReport(case.id, res.verdict, message=_cap(res.message)), False
+        mutated = find_mutation(cand_in, inputs, entry.mutates)
+        if mutated:
+            return CaseReport(case.id, "mutated_input", message=_cap(mutated)), False
+        alias_err = _check_returns(entry, cand_out, cand_in)
+        if alias_err:
+            return CaseReport(case.id, "bad_output", message=alias_err), False
+        if self.job.kind == "random":
+            check = getattr(self.reference, "check_" + entry.name, None)
+            if not callable(check):
+                return CaseReport(case.id, "ref_error", message=self.reference_error or
+                                  f"reference.py defines no 'check_{entry.name}' (random task)"
+                                  ), False
+
+            def draw() -> Sample:
+                args = clone_args(inputs)
+                out = call(cand_fn, args)
+                self._sync()
+                return Sample(out, args)
+            try:
+                res = random_check(check, Sample(cand_out, cand_in), draw)
+            except BaseException as e:
+                return self._failed(case, "error", e, "statistical check: ")
+            if res.verdict != "pass":
+                return CaseReport(case.id, res.verdict, message=_cap(res.message)), False
+        if self.job.platform == "cuda" and case.timed and self.job.rounds:
+            del cand_in, cand_out
+            return self._time(case, cand_fn, ref_fn, inputs,
+                              lambda out, args: meta(out, args).verdict == "pass",
+                              CaseReport(case.id, "pass"))
+        return CaseReport(case.id, "pass"), False
+
+    def _time(self, case: CaseSpec, cand_fn: Any, ref_fn: Any, inputs: tuple[BuiltArg, ...],
+              verify: Callable[[Any, tuple[BuiltArg, ...]], bool],
               report: CaseReport) -> tuple[CaseReport, bool]:
         # `inputs` are the pristine inputs of the check (find_mutation has just proved the
         # candidate left its copies alone); time_case only ever calls on fresh copies of them.
@@ -557,7 +621,7 @@ class Evaluator:
                 self._flush = flush_buffer(self.device)
             timing, last = time_case(cand_fn, ref_fn, inputs, self.job.warmup or 0,
                                      self.job.rounds or 1, self._flush)
-            ok = self._check(entry, case, last.output, last.args, ref, base).verdict == "pass"
+            ok = verify(last.output, last.args)
         except BaseException as e:
             return self._failed(case, "error", e, "during timing: ")
         if not ok:

@@ -698,7 +698,8 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		struct eval_ctx ectx = {.store = store, .run_id = run_id, .platform = platform,
 					.harness = harness, .verbose = kctx->verbose,
 					.total = nr_jobs, .start_s = monotonic_s()};
-		char *wargv[] = {python, "-m", "runtime.worker", NULL};
+		/* -P: the worker's working directory is not put on sys.path. */
+		char *wargv[] = {python, "-P", "-m", "runtime.worker", NULL};
 		const char *tmp = getenv("TMPDIR");
 		struct sched_opts so = {0};
 

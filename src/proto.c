@@ -45,6 +45,7 @@ char *proto_build_job(const struct task *t, const char *candidate_path, const ch
 	}
 	json_object_set_new(task, "op", json_string(t->op));
 	json_object_set_new(task, "source", json_string(t->source));
+	json_object_set_new(task, "kind", json_string(t->kind));
 	json_object_set_new(task, "dir", json_string(t->dir));
 	json_object_set_new(task, "entries", entries);
 	if (t->allow)
