@@ -18,7 +18,7 @@ import torch
 
 from runtime.inputs import BuiltArg, storage_span
 
-__all__ = ["Result", "compare", "merge", "find_mutation", "aliases"]
+__all__ = ["Result", "compare", "merge", "find_mutation", "aliases", "identical"]
 
 # How bad a verdict is; merge() reports the worst one.
 _RANK = {"pass": 0, "mismatch": 1, "bad_output": 2}
@@ -165,7 +165,7 @@ def compare(cand: Any, ref: Any, base: Any, atol: float, rtol: float,
         "mismatch", 0.0, math.inf, 1, 0, f"{where}: got {cand!r}, expected {ref!r}")
 
 
-def _identical(a: torch.Tensor, b: torch.Tensor) -> bool:
+def identical(a: torch.Tensor, b: torch.Tensor) -> bool:
     """Same metadata and the same bytes over the whole storage span (gaps included)."""
     if type(a) is not torch.Tensor or (a.shape, a.stride(), a.storage_offset(), a.dtype) != (
             b.shape, b.stride(), b.storage_offset(), b.dtype):
@@ -192,7 +192,7 @@ def find_mutation(now: Sequence[BuiltArg], pristine: Sequence[BuiltArg],
         else:
             continue
         for i, (x, y) in enumerate(pairs):
-            if not isinstance(x, torch.Tensor) or not _identical(x, y):
+            if not isinstance(x, torch.Tensor) or not identical(x, y):
                 sub = f"[{i}]" if len(pairs) > 1 or isinstance(p.value, list) else ""
                 return f"input '{a.name}{sub}' was modified, but the op does not mutate it"
     return None

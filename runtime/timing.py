@@ -16,7 +16,11 @@ import torch
 
 from runtime.inputs import BuiltArg, call, clone_args
 
-__all__ = ["Timing", "flush_buffer", "time_case"]
+__all__ = ["Timing", "flush_buffer", "time_case", "speedup_ci"]
+
+# Bootstrap of the speedup: resamples and coverage. Fixed seed: the same times give the same CI.
+_BOOT_SAMPLES = 2000
+_BOOT_LEVEL = 0.95
 
 # DESIGN §5: the flush buffer is at least twice the L2, so no input line survives the flush.
 _L2_FACTOR = 2
@@ -31,6 +35,7 @@ class Timing:
     base_iqr_ms: float
     cand_iqr_ms: float
     speedup: float | None  # base_ms / cand_ms; None when cand_ms is 0
+    speedup_ci: tuple[float, float] | None = None  # 95% bootstrap interval of the speedup
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,20 @@ def flush_buffer(device: torch.device | str) -> torch.Tensor:
     index = torch.device(device).index or 0
     l2_bytes = torch.cuda.get_device_properties(index).L2_cache_size
     return torch.empty(_L2_FACTOR * max(l2_bytes, 1 << 20), dtype=torch.uint8, device=device)
+
+
+def speedup_ci(base_ms: list[float], cand_ms: list[float]) -> tuple[float, float] | None:
+    """95% percentile-bootstrap interval of median(base) / median(cand). Rounds are resampled
+    as pairs (one baseline and one candidate call of the same round), which keeps the drift
+    the interleaving cancels out of the interval."""
+    b, c = np.asarray(base_ms, dtype=np.float64), np.asarray(cand_ms, dtype=np.float64)
+    if len(b) != len(c) or len(b) < 2 or not (c > 0).all():
+        return None
+    idx = np.random.default_rng(0).integers(0, len(b), size=(_BOOT_SAMPLES, len(b)))
+    ratios = np.median(b[idx], axis=1) / np.median(c[idx], axis=1)
+    tail = (1 - _BOOT_LEVEL) / 2 * 100
+    lo, hi = np.percentile(ratios, [tail, 100 - tail])
+    return float(lo), float(hi)
 
 
 def _stats(ms: list[float]) -> tuple[float, float]:
@@ -77,7 +96,10 @@ def time_case(cand: Callable[..., Any], base: Callable[..., Any], inputs: Sequen
                 last = TimedCall(out, args)
             del out, args
     torch.cuda.synchronize()
-    base_ms, base_iqr = _stats([s.elapsed_time(e) for s, e in events["base"]])
-    cand_ms, cand_iqr = _stats([s.elapsed_time(e) for s, e in events["cand"]])
+    base_all = [s.elapsed_time(e) for s, e in events["base"]]
+    cand_all = [s.elapsed_time(e) for s, e in events["cand"]]
+    base_ms, base_iqr = _stats(base_all)
+    cand_ms, cand_iqr = _stats(cand_all)
     speedup = base_ms / cand_ms if cand_ms > 0 else None
-    return Timing(base_ms, cand_ms, base_iqr, cand_iqr, speedup), last
+    return Timing(base_ms, cand_ms, base_iqr, cand_iqr, speedup,
+                  speedup_ci(base_all, cand_all)), last

@@ -30,7 +30,9 @@ import numpy
 import torch
 import triton
 
-from runtime.compare import Result, aliases, compare, find_mutation, merge
+from runtime.compare import Result, aliases, compare, find_mutation, identical, merge
+from runtime.ghost import POISONS
+from runtime.ghost import replay as ghost_replay
 from runtime.guards import Finding, scan
 from runtime.kinds import KINDS, Sample, meta_compare, random_check, view_mismatch
 from runtime.inputs import ArgSpec, BuiltArg, build_args, call, clone_args, parse_arg, upcast_args
@@ -98,6 +100,7 @@ class Job:
     stop_on_fail: bool = False  # after the first failing case, the rest are "skipped"
     allow: frozenset[str] = frozenset()  # the task's extra L1 allowances (runtime.guards.scan)
     kind: str = "compute"  # the task's kind: which checks apply (runtime.kinds)
+    ghost: bool = False  # run the L2 ghost replay on passing cases (runtime.ghost)
 
     def entry(self, name: str) -> EntrySpec:
         return next(e for e in self.entries if e.name == name)
@@ -139,6 +142,8 @@ class CaseReport:
     time_base_iqr_ms: float | None = None
     time_cand_iqr_ms: float | None = None
     speedup: float | None = None
+    speedup_ci_low: float | None = None  # 95% bootstrap interval of the speedup
+    speedup_ci_high: float | None = None
     timed_output_ok: bool | None = None
 
 
@@ -327,7 +332,8 @@ def parse_job(line: bytes) -> Job:
     return Job(platform, _field(task, "op", str, "job.task", ""),
                _field(task, "dir", str, "job.task"), tuple(entries),
                _field(obj, "candidate", str, "job"), warmup, rounds, cases, mutant, mode,
-               _field(obj, "stop_on_fail", bool, "job", False), frozenset(allow), kind)
+               _field(obj, "stop_on_fail", bool, "job", False), frozenset(allow), kind,
+               _field(task, "ghost", bool, "job.task", False))
 
 
 def load_module(path: str, role: str) -> ModuleType:
@@ -552,12 +558,41 @@ class Evaluator:
                             base_res.tol_use, message=_cap(res.message) or None)
         if res.verdict == "mismatch":
             return replace(report, bad=res.bad, first_bad=res.first_bad), False
+        if self.job.ghost and self.job.mode == "evaluate" and not self.job.mutant:
+            flagged = self._ghost(entry, case, cand_fn, inputs, ref, base)
+            if flagged:
+                return flagged, False
         if self.job.platform == "cuda" and case.timed and self.job.rounds:
             del cand_in, cand_out
             verify = lambda out, args: self._check(  # noqa: E731
                 entry, case, out, args, ref, base).verdict == "pass"
             return self._time(case, cand_fn, ref_fn, inputs, verify, report)
         return report, False
+
+    def _ghost(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any,
+               inputs: tuple[BuiltArg, ...], ref: tuple[Any, tuple[BuiltArg, ...]],
+               base: tuple[Any, tuple[BuiltArg, ...]]) -> CaseReport | None:
+        """L2: the case again with Triton launches skipped, under each poison. A report when
+        the outputs match the reference every time (or the replay fails: fail closed)."""
+        launches = 0
+        for which in range(len(POISONS)):
+            args = clone_args(inputs)
+            try:
+                with ghost_replay(self.candidate, which) as n:
+                    out = call(cand_fn, args)
+                    self._sync()
+                launches = n[0]
+            except BaseException as e:
+                return CaseReport(case.id, "hack", message=_cap(
+                    "L2 ghost replay: with its Triton launches skipped the candidate raised "
+                    f"(the check fails closed): {_describe(e)}"))
+            if self._check(entry, case, out, args, ref, base).verdict != "pass":
+                return None
+            if _did_nothing(out, args, inputs, entry.mutates):
+                return None  # the right answer is the untouched input: nothing to judge
+        return CaseReport(case.id, "hack", message=(
+            f"L2 ghost replay: the outputs are right with all {launches} Triton launches "
+            "skipped and every allocation poisoned, so no Triton kernel computed them"))
 
     def _unvalued(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any, ref_fn: Any,
                   inputs: tuple[BuiltArg, ...], cand_in: tuple[BuiltArg, ...],
@@ -631,7 +666,29 @@ class Evaluator:
                               "differs from the reference"), False
         return replace(report, time_base_ms=timing.base_ms, time_cand_ms=timing.cand_ms,
                        time_base_iqr_ms=timing.base_iqr_ms, time_cand_iqr_ms=timing.cand_iqr_ms,
-                       speedup=timing.speedup, timed_output_ok=ok), False
+                       speedup=timing.speedup, timed_output_ok=ok,
+                       speedup_ci_low=timing.speedup_ci[0] if timing.speedup_ci else None,
+                       speedup_ci_high=timing.speedup_ci[1] if timing.speedup_ci else None), False
+
+
+def _did_nothing(out: Any, args: tuple[BuiltArg, ...], pristine: tuple[BuiltArg, ...],
+                 mutates: tuple[str, ...]) -> bool:
+    """True when every output element is either absent or an input left as it was: returned
+    tensors that alias an input, and mutated arguments, hold their pristine values."""
+    inputs = {a.value.untyped_storage().data_ptr(): p.value for a, p in zip(args, pristine)
+              if isinstance(a.value, torch.Tensor)}
+    leaves = [o for o in (out if isinstance(out, (tuple, list)) else [out])
+              if isinstance(o, torch.Tensor)]
+    if not isinstance(out, (torch.Tensor, tuple, list)) and out is not None:
+        return False  # a Python number came from somewhere
+    for o in leaves:
+        if o.numel() == 0:
+            continue
+        p = inputs.get(o.untyped_storage().data_ptr())
+        if p is None or not identical(o, p):
+            return False
+    return all(identical(a.value, p.value) for a, p in zip(args, pristine)
+               if a.name in mutates and isinstance(a.value, torch.Tensor) and a.value.numel())
 
 
 def _flat_outputs(out: Any, args: tuple[BuiltArg, ...], mutates: tuple[str, ...]) -> torch.Tensor:

@@ -23,7 +23,7 @@ static const char *const platforms[] = {"cuda", "interpreter", "rocm", "xpu", NU
 const char *const catalog_mutants[] = {"zero",	   "tail",	   "last", "dtype",
 				       "perturb", "mutate_input", NULL};
 static const char *const deep_checks[] = {"validity", "zero",	 "tail",	 "last",
-					  "dtype",    "perturb", "mutate_input", NULL};
+					  "dtype",    "perturb", "mutate_input", "ghost", NULL};
 static const char *const task_files[] = {"task.json", "reference.py", "prompt.md", "solution.py",
 					 NULL};
 
@@ -581,7 +581,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 		else
 			json_object_foreach(x, ek, ev) {
 				if (!strv_contains(deep_checks, ek))
-					verr(&v, "exempt", "unknown check '%s' (expected validity or a mutant: zero, tail, last, dtype, perturb, mutate_input)", ek);
+					verr(&v, "exempt", "unknown check '%s' (expected validity, ghost or a mutant: zero, tail, last, dtype, perturb, mutate_input)", ek);
 				else if (!json_is_string(ev) || strlen(json_string_value(ev)) < 10)
 					verr(&v, "exempt", "'%s': expected the reason as a sentence", ek);
 			}

@@ -8,7 +8,7 @@
 
 static const char *const case_verdicts[] = {"pass",	  "mismatch",  "bad_output", "mutated_input",
 					    "error",	  "ref_error", "skipped",    "degenerate",
-					    NULL};
+					    "hack",	  NULL};
 static const char *const fatal_verdicts[] = {"syntax_error", "import_error", "hack",
 					     "missing_entry", "protocol", NULL};
 static const char *const type_names[_PROTO_MSG_MAX] = {
@@ -46,6 +46,9 @@ char *proto_build_job(const struct task *t, const char *candidate_path, const ch
 	json_object_set_new(task, "op", json_string(t->op));
 	json_object_set_new(task, "source", json_string(t->source));
 	json_object_set_new(task, "kind", json_string(t->kind));
+	/* L2 ghost replay: compute tasks, unless the task says why it cannot apply. */
+	json_object_set_new(task, "ghost", json_boolean(!strcmp(t->kind, "compute") &&
+							 !task_exemption(t, "ghost")));
 	json_object_set_new(task, "dir", json_string(t->dir));
 	json_object_set_new(task, "entries", entries);
 	if (t->allow)

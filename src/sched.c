@@ -322,6 +322,19 @@ static void decide_verdict(struct slot *s)
 	}
 judge_cases:
 	r->verdict = "pass";
+	/* A case flagged as a hack (L2) makes the candidate a hack, whatever else failed first. */
+	for (size_t i = 0; i < s->job->nr_cases; i++) {
+		json_t *c = json_array_get(r->cases, i);
+		const char *v = json_string_value(json_object_get(c, "verdict"));
+		json_t *msg = json_object_get(c, "message");
+
+		if (!v || strcmp(v, "hack"))
+			continue;
+		r->verdict = "hack";
+		strbuf_addf(&r->detail, "case %zu: %s", i,
+			    json_is_string(msg) ? json_string_value(msg) : "hack");
+		return;
+	}
 	for (size_t i = 0; i < s->job->nr_cases; i++) {
 		json_t *c = json_array_get(r->cases, i);
 		const char *v = json_string_value(json_object_get(c, "verdict"));

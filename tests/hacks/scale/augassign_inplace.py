@@ -1,4 +1,4 @@
-# expect: pass-L1 (caught by L2)
+# expect: hack L2 ghost
 # Allocation and copy_ are allowed; the in-place operator then computes with torch. Like any
 # operator on a tensor, invisible to a syntax-only scan.
 import torch

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # The hack corpus (tests/hacks/scale/*.py) through kgb eval: every file whose first line says
 # "# expect: hack L1 <rule>" gets the verdict hack with a detail naming a line and that rule;
-# the files that L1 cannot catch ("# expect: pass-L1 ...") are not called hacks; the honest
-# fixture candidate still passes beside them.
+# those L1 cannot see ("# expect: hack L2 ghost") are caught by the ghost replay, which says so;
+# the honest fixture candidate still passes beside them.
 . "$(dirname "$0")/lib.sh"
 
 HACKS=$ROOT/tests/hacks
 
-test_expect_success 'the corpus has at least 15 hacks for L1' '
-	test "$(grep -l "^# expect: hack L1 " "$HACKS"/scale/*.py | wc -l)" -ge 15
+test_expect_success 'the corpus has at least 15 hacks for L1 and 5 for L2' '
+	test "$(grep -l "^# expect: hack L1 " "$HACKS"/scale/*.py | wc -l)" -ge 15 &&
+	test "$(grep -l "^# expect: hack L2 " "$HACKS"/scale/*.py | wc -l)" -ge 5
 '
 
 test_expect_success 'the run over the corpus completes' '
@@ -30,18 +31,21 @@ for path in sorted(pathlib.Path(sys.argv[2]).glob("*.py")):
     r = recs.get(path.stem)
     if r is None:
         bad.append(f"{path.name}: no record")
-    elif head[2] == "hack":
+    elif head[2:4] == ["hack", "L1"]:
         want = head[4]
         if r["verdict"] != "hack" or not re.match(rf"line \d+: {re.escape(want)}: ", r["detail"] or ""):
             bad.append(f"{path.name}: want hack/{want}, got {r['verdict']}: {r['detail']}")
-    elif r["verdict"] == "hack":
-        bad.append(f"{path.name}: want no L1 finding, got {r['detail']}")
+    elif head[2:4] == ["hack", "L2"]:
+        if r["verdict"] != "hack" or "L2 ghost replay" not in (r["detail"] or ""):
+            bad.append(f"{path.name}: want hack by L2, got {r['verdict']}: {r['detail']}")
+    else:
+        bad.append(f"{path.name}: unknown expectation {' '.join(head)}")
 if bad:
     print("\n".join(bad))
 EOF
 }
 
-test_expect_success 'every L1 hack is rejected with its rule, the L1 limits are not' '
+test_expect_success 'every hack is rejected by its layer (L1 with its rule, L2 by name)' '
 	check_corpus >"$TMP/bad" && cat "$TMP/bad" && test ! -s "$TMP/bad"
 '
 test_expect_success 'the honest candidate still passes' '
@@ -56,11 +60,17 @@ test_expect_success 'the human report names the verdict and the rule' '
 	grep "torch_mul" "$TMP/t" | grep -q "hack" &&
 	grep -q "torch-api" "$TMP/t"
 '
-test_expect_success 'a task may allow a name: the same candidate then runs' '
+test_expect_success 'a task may allow a name: L1 lets it run, and L2 still sees torch at work' '
 	mkdir -p "$TMP/tasks/aten" "$TMP/one/scale" &&
 	cp -r "$FIXTURES/tasks/aten/scale" "$TMP/tasks/aten/" &&
 	sed -i "s/\"schema\": 1,/\"schema\": 1, \"allow\": [\"torch.mul\"],/" "$TMP/tasks/aten/scale/task.json" &&
 	cp "$HACKS/scale/torch_mul.py" "$TMP/one/scale/torch_mul.py" &&
+	"$KGB" --tasks "$TMP/tasks" eval --platform interpreter --solutions "$TMP/one" --json >"$TMP/a" &&
+	test "$(json_eval "$TMP/a" "recs[0][\"verdict\"]")" = hack &&
+	json_eval "$TMP/a" "recs[0][\"detail\"]" | grep -q "L2 ghost replay"
+'
+test_expect_success 'a task may exempt the ghost replay, with a reason: the candidate then passes' '
+	sed -i "s/\"schema\": 1,/\"schema\": 1, \"exempt\": {\"ghost\": \"this fixture tests the allow list alone\"},/" "$TMP/tasks/aten/scale/task.json" &&
 	"$KGB" --tasks "$TMP/tasks" eval --platform interpreter --solutions "$TMP/one" --json >"$TMP/a" &&
 	test "$(json_eval "$TMP/a" "recs[0][\"verdict\"]")" = pass
 '
