@@ -185,14 +185,17 @@ def find_mutation(now: Sequence[BuiltArg], pristine: Sequence[BuiltArg],
             continue
         if isinstance(p.value, torch.Tensor):
             pairs = [(a.value, p.value)]
-        elif isinstance(p.value, list) and all(isinstance(x, torch.Tensor) for x in p.value):
+        elif isinstance(p.value, list) and all(isinstance(x, torch.Tensor) or x is None
+                                               for x in p.value):
             if not isinstance(a.value, list) or len(a.value) != len(p.value):
                 return f"input '{a.name}' was modified (list changed)"
             pairs = list(zip(a.value, p.value))
         else:
             continue
         for i, (x, y) in enumerate(pairs):
-            if not isinstance(x, torch.Tensor) or not identical(x, y):
+            if y is None and x is None:
+                continue  # an absent entry of an optional list, still absent
+            if y is None or not isinstance(x, torch.Tensor) or not identical(x, y):
                 sub = f"[{i}]" if len(pairs) > 1 or isinstance(p.value, list) else ""
                 return f"input '{a.name}{sub}' was modified, but the op does not mutate it"
     return None

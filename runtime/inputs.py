@@ -123,7 +123,9 @@ def parse_arg(d: Any) -> ArgSpec:
         if kind == "tensors":
             if not isinstance(d[kind], list):
                 raise ValueError("'tensors': expected a list")
-            return ArgSpec(name, kind, tuple(_parse_desc(x) for x in d[kind]), keyword)
+            # None entries: the absent elements of an optional list (ATen's Tensor?[]).
+            return ArgSpec(name, kind, tuple(None if x is None else _parse_desc(x)
+                                             for x in d[kind]), keyword)
         if kind == "dtype" and d[kind] is not None and d[kind] not in DTYPES:
             raise ValueError(f"'dtype': unknown dtype {d[kind]!r}")
     except ValueError as e:
@@ -240,7 +242,7 @@ def build_args(specs: Sequence[ArgSpec], seed: int, device: str | torch.device,
         if spec.kind == "tensor":
             value: Any = make_tensor(spec.value, _generator(seed, i, 0, where), device)
         elif spec.kind == "tensors":
-            value = [make_tensor(d, _generator(seed, i, j, where), device)
+            value = [None if d is None else make_tensor(d, _generator(seed, i, j, where), device)
                      for j, d in enumerate(spec.value)]
         elif spec.kind == "dtype":
             value = None if spec.value is None else DTYPES[spec.value]
@@ -276,8 +278,8 @@ def _map_args(args: Sequence[BuiltArg],
     def one(v: Any) -> Any:
         if isinstance(v, torch.Tensor):
             return fn(v)
-        if isinstance(v, list) and v and all(isinstance(x, torch.Tensor) for x in v):
-            return [fn(x) for x in v]
+        if isinstance(v, list) and v and all(isinstance(x, torch.Tensor) or x is None for x in v):
+            return [None if x is None else fn(x) for x in v]
         return copy.deepcopy(v)
     return tuple(BuiltArg(a.name, one(a.value), a.keyword) for a in args)
 

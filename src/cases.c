@@ -83,8 +83,10 @@ static const char *first_tensor_dtype(json_t *args)
 		if (t)
 			return json_string_value(json_object_get(t, "dtype"));
 		t = json_object_get(a, "tensors");
-		if (json_is_array(t) && json_array_size(t))
-			return json_string_value(json_object_get(json_array_get(t, 0), "dtype"));
+		for (size_t k = 0; json_is_array(t) && k < json_array_size(t); k++)
+			if (json_is_object(json_array_get(t, k)))
+				return json_string_value(
+					json_object_get(json_array_get(t, k), "dtype"));
 	}
 	return NULL;
 }
@@ -111,8 +113,12 @@ static int resolve_args(json_t *tmpl, json_t *axes, json_t **ret, struct strbuf 
 				r = -EINVAL;
 			} else
 				json_array_foreach(ts, k, e) {
+					/* null: an absent entry of an optional list (Tensor?[]). */
+					if (json_is_null(e))
+						continue;
 					if (!json_is_object(e)) {
-						strbuf_addstr(err, "tensors: expected descriptor objects");
+						strbuf_addstr(err,
+							      "tensors: expected descriptor objects or null");
 						r = -EINVAL;
 					} else
 						r = finish_tensor(e, err);

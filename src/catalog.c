@@ -231,6 +231,9 @@ static void check_args(struct vctx *v, const char *path, json_t *args, json_t *s
 			}
 			json_array_foreach(e, j, t) {
 				struct strbuf q = STRBUF_INIT;
+
+				if (json_is_null(t))
+					continue; /* an absent entry of Tensor?[] */
 				strbuf_addf(&q, "%s[%zu]", p.buf, j);
 				check_tensor_desc(v, q.buf, t);
 				strbuf_release(&q);

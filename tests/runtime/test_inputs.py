@@ -126,3 +126,18 @@ def test_clone_and_upcast_keep_layout(layout: str) -> None:
     assert ints.dtype == torch.int32
     assert upcast_args((BuiltArg("c", tensor(shape=[3], dtype="complex64")),))[0].value.dtype \
         == torch.complex128
+
+
+def test_optional_tensor_lists_keep_their_none_entries() -> None:
+    from runtime.compare import find_mutation
+    from runtime.inputs import BuiltArg, build_args, clone_args, parse_arg
+    d = {"shape": [5, 3], "dtype": "float32", "layout": "strided"}
+    spec = parse_arg({"name": "indices", "tensors": [None, d, None]})
+    (arg,) = build_args([spec], 9, "cpu")
+    assert arg.value[0] is None and arg.value[2] is None
+    assert arg.value[1].shape == (5, 3) and arg.value[1].stride() == (6, 2)
+    copy = clone_args([arg])[0]
+    assert copy.value[0] is None and copy.value[1].data_ptr() != arg.value[1].data_ptr()
+    assert find_mutation([copy], [arg]) is None
+    filled = BuiltArg(copy.name, [copy.value[1], copy.value[1], None], False)
+    assert "was modified" in find_mutation([filled], [arg])
