@@ -1,6 +1,7 @@
 """Tests of runtime.guards (anti-hack L1): each rule fires, honest code does not, and no
 shipped solution is flagged."""
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -252,8 +253,11 @@ def shipped_solutions() -> list[Path]:
 
 @pytest.mark.parametrize("path", shipped_solutions(), ids=lambda p: "/".join(p.parts[-3:-1]))
 def test_shipped_solution_scans_clean(path: Path) -> None:
-    """Zero false positives: a shipped solution flagged by L1 is a bug in L1 or a cheat."""
-    assert scan(path.read_text("utf-8"), str(path)) == []
+    """Zero false positives: a shipped solution flagged by L1 is a bug in L1 or a cheat. The
+    scan gets the task's own `allow` list, as kgb sends it with the job."""
+    spec = path.parent / "task.json"
+    allow = json.loads(spec.read_text("utf-8")).get("allow", []) if spec.exists() else []
+    assert scan(path.read_text("utf-8"), str(path), frozenset(allow)) == []
 
 
 def corpus() -> list[Path]:
