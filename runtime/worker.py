@@ -34,6 +34,7 @@ from runtime.compare import Result, aliases, compare, find_mutation, identical, 
 from runtime.ghost import POISONS
 from runtime.ghost import replay as ghost_replay
 from runtime.guards import Finding, scan
+from runtime.integrity import Snapshot
 from runtime.kinds import KINDS, Sample, meta_compare, random_check, view_mismatch
 from runtime.inputs import ArgSpec, BuiltArg, build_args, call, clone_args, parse_arg, upcast_args
 from runtime.mutants import MUTANTS
@@ -740,10 +741,16 @@ def main() -> int:
         os.environ.setdefault("TRITON_INTERPRET", "1")
     else:
         torch.cuda.set_device(0)
+    trusted = Snapshot()
     try:
         candidate, import_ms = _load_candidate(job)
     except Fatal as f:
         chan.send(f.report)
+        return EXIT_FATAL
+    patched = trusted.replaced()
+    if patched:
+        chan.send(FatalReport("load", "hack", f"integrity: importing the candidate replaced "
+                              f"{patched}"))
         return EXIT_FATAL
     reference, reference_error = None, None
     try:
@@ -767,6 +774,12 @@ def main() -> int:
         except BaseException as e:  # a harness bug; the run goes on
             report, lost = CaseReport(case.id, "error", message=_cap("worker: " + _describe(e)),
                                       trace=_trace(e)), False
+        patched = trusted.replaced()
+        if patched:
+            # Nothing checked after this point could be trusted: the rest are not run.
+            report = CaseReport(case.id, "hack", message=f"integrity: running the candidate "
+                                f"replaced {patched}")
+            failed_at = case.id
         chan.send(report)
         if lost:
             lost_after = case.id

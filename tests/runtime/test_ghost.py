@@ -64,3 +64,48 @@ def test_untouched_input_is_not_judged(tmp_path: Path) -> None:
                                       returns="self"), tmp_path)
     assert rc == 0, err
     assert verdicts(msgs) == {"pass": [0], "mismatch": [1]}, msgs
+
+
+PATCH_AT_IMPORT = '''import torch
+torch.isfinite = lambda t: torch.ones_like(t, dtype=torch.bool)
+
+
+def scale(self):
+    return self
+'''
+PATCH_AT_CALL = '''import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _scale(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+
+def scale(self):
+    torch.Tensor.abs = lambda t: t * 0
+    x = self.contiguous()
+    y = torch.empty_like(x)
+    if x.numel():
+        _scale[(triton.cdiv(x.numel(), 256),)](x, y, x.numel(), BLOCK=256)
+    return y
+'''
+
+
+def test_replaced_harness_functions_are_hacks(tmp_path: Path) -> None:
+    """Runtime integrity: with L1's monkey-patch rule allowed away, the worker still sees it."""
+    for name, text, want in (("at_import", PATCH_AT_IMPORT, "importing the candidate replaced "
+                              "torch.isfinite"),
+                             ("at_call", PATCH_AT_CALL, "running the candidate replaced "
+                              "torch.Tensor.abs")):
+        cand = tmp_path / f"{name}.py"
+        cand.write_text(text)
+        j = ghost_job(cand, SCALE, "scale", scale_cases())
+        j["task"]["allow"] = ["torch", "monkey-patch", "dunder"]
+        rc, msgs, err = run_job(j, tmp_path)
+        bad = [m for m in msgs if m.get("verdict") == "hack"]
+        assert bad and want in bad[0]["message"], (name, msgs, err)
+    # The call-time patch: the first case is the hack, the rest are not run.
+    assert verdicts(msgs) == {"hack": [0], "skipped": [1, 2, 3]}, msgs
