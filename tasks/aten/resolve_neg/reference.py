@@ -1,0 +1,10 @@
+"""Reference for aten::resolve_neg: torch eager. The worker runs it on a float64/complex128 copy
+of a floating `self` (values) and on the native input. The inputs the harness builds never carry
+the lazy negative bit, so ATen returns `self` itself (a view: same storage, size, stride and
+offset), which the candidate must match on its own copy of `self`."""
+
+import torch
+
+
+def resolve_neg(self: torch.Tensor) -> torch.Tensor:
+    return torch.resolve_neg(self)

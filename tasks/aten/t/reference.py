@@ -1,0 +1,9 @@
+"""Reference for aten::t: torch eager. The worker runs it on a float64 copy of a floating `self`
+(values) and on the native input (the view ATen returns: its size, stride and storage offset are
+what the candidate's output must match, on the candidate's own copy of `self`)."""
+
+import torch
+
+
+def t(self: torch.Tensor) -> torch.Tensor:
+    return torch.t(self)

@@ -1,0 +1,16 @@
+"""Reference for aten::unsafe_split: the ATen op itself (torch.ops.aten, which returns a Python
+list, as the schema's Tensor[] says; the torch.unsafe_split wrapper would return a tuple). The
+worker runs it on a float64 copy of a floating `self` (values) and on the native input: the
+pieces ATen returns are views of `self`, and the candidate's pieces must be the same views of
+its own copy. The out= overload copies the pieces into `out` and returns nothing."""
+
+import torch
+
+
+def unsafe_split_Tensor(self: torch.Tensor, split_size: int, dim: int = 0) -> list[torch.Tensor]:
+    return torch.ops.aten.unsafe_split.Tensor(self, split_size, dim)
+
+
+def unsafe_split_Tensor_out(self: torch.Tensor, split_size: int, dim: int = 0, *,
+                            out: list[torch.Tensor]) -> None:
+    torch.ops.aten.unsafe_split.Tensor_out(self, split_size, dim, out=out)
