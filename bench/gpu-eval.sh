@@ -3,31 +3,56 @@
 #
 # Run on the H200 through the device tool, carrying the binary built here:
 #   run(command="bash bench/gpu-eval.sh", carry=["build/kgb"])
-# It writes under $OUT (or ./out): eval.txt (the table of the first, cold run, with its wall
-# time), eval.jsonl (the same run as JSON lines), rerun.txt (a second run of the same command,
-# which must reuse every stored result), env.txt (versions), and the store itself.
+# and, when a call ran out of time, again with the previous store carried back:
+#   cp <files_at>/gpu.db out/resume.db
+#   run(command="RESUME_DB=out/resume.db bash bench/gpu-eval.sh", carry=["build/kgb", "out/resume.db"])
+#
+# It writes under $OUT (or ./out): env.txt (versions), progress.txt (each candidate's line),
+# eval.txt (the table of the whole suite, once every task is stored, with the wall time of this
+# call), eval.jsonl (the same as JSON lines), and the store gpu.db itself.
+#
+# One call of the device tool may last 600 s, and a candidate is stored only once its timing
+# pass ends (cmd_eval.c), so the tasks go in chunks of KGB_GPU_CHUNK: each chunk is a complete
+# `kgb eval`, stored before the next starts. Stored candidates are reused (content-addressed),
+# so a later call resumes at the first unfinished chunk.
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
 export KGB_PYTHON=${KGB_PYTHON:-python3}
+budget=${KGB_GPU_BUDGET:-540}
+chunk=${KGB_GPU_CHUNK:-20}
+start=$(date +%s)
 {
 	date -u +%FT%TZ
 	build/kgb --version
 	nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 	$KGB_PYTHON -m runtime.platform
 } >"$out/env.txt" 2>&1
-# The device tool limits one call to 600 s; a cold run of every task may need more. The store
-# is content-addressed, so a run cut short by the budget resumes where it stopped when the
-# previous store is carried back (RESUME_DB=path/to/gpu.db).
-budget=${KGB_GPU_BUDGET:-540}
 if [ -n "${RESUME_DB:-}" ] && [ -f "$RESUME_DB" ]; then cp "$RESUME_DB" "$out/gpu.db"; fi
-start=$(date +%s.%N)
-timeout --signal=INT "$budget" build/kgb -v eval --store "$out/gpu.db" 2>"$out/progress.txt" | tee "$out/eval.txt"
-status=${PIPESTATUS[0]}
-end=$(date +%s.%N)
-echo "wall time: $(awk "BEGIN { print $end - $start }") s (exit status $status)" | tee -a "$out/eval.txt"
-# Only a finished run is worth reading back; a cut one resumes next call instead.
-if [ "$status" -eq 0 ] || [ "$status" -eq 1 ]; then
+mapfile -t tasks < <(build/kgb list --platform cuda | awk 'NR > 1 { print $1 }')
+complete=1
+for ((i = 0; i < ${#tasks[@]}; i += chunk)); do
+	left=$((budget - ($(date +%s) - start)))
+	if [ "$left" -lt 60 ]; then
+		complete=0
+		break
+	fi
+	args=()
+	for t in "${tasks[@]:i:chunk}"; do args+=(--task "$t"); done
+	timeout --signal=INT "$left" build/kgb -v eval --store "$out/gpu.db" "${args[@]}" \
+		>/dev/null 2>>"$out/progress.txt"
+	st=$?
+	if [ "$st" -ne 0 ] && [ "$st" -ne 1 ]; then
+		complete=0
+		echo "chunk at task $i ended with status $st" >>"$out/progress.txt"
+		break
+	fi
+done
+end=$(date +%s)
+if [ "$complete" -eq 1 ]; then
+	build/kgb eval --store "$out/gpu.db" | tee "$out/eval.txt"
 	build/kgb eval --store "$out/gpu.db" --json >"$out/eval.jsonl"
-	build/kgb eval --store "$out/gpu.db" | tail -4 | tee "$out/rerun.txt"
+	echo "this call: $((end - start)) s" | tee -a "$out/eval.txt"
+else
+	echo "incomplete after $((end - start)) s: carry gpu.db back with RESUME_DB (see above)"
 fi
