@@ -2,9 +2,12 @@
 
 compute  values against the float64 reference (compare.py); nothing here.
 scalar   the same; the validity check judges a one-value output by its dependence on the inputs.
-view     values, and more: every baseline output that shares an input's storage must be matched
-         by a candidate output that shares the storage of the same input, with the same size,
-         stride and storage offset. A copy with the right values is not a view.
+view     values, and the view rule (applied to compute and scalar tasks too, where ATen returns
+         `self` in some cases, like `contiguous` or `to`): every baseline output that shares an
+         input's storage must be matched by a candidate output that shares the storage of the
+         same input, with the same size, stride and storage offset. A copy with the right values
+         is not a view. What makes a task a view task is that the L2 ghost replay is off: a view
+         does no kernel work to find.
 alloc    no values (they are uninitialized memory): type, shape, dtype, device and strides.
 random   no reference values: the metadata checks of alloc (strides excepted), then the task's
          own statistical test, `check_<entry>(sample, draw)` in reference.py, which gets the

@@ -551,7 +551,7 @@ class Evaluator:
         if mutated:
             return CaseReport(case.id, "mutated_input", message=_cap(mutated)), False
         alias_err = _check_returns(entry, cand_out, cand_in)
-        if not alias_err and self.job.kind == "view":
+        if not alias_err:  # where ATen returns an input's storage, so must the candidate
             alias_err = view_mismatch(base_out, base_in, cand_out, cand_in)
         if alias_err:
             return CaseReport(case.id, "bad_output", message=_cap(alias_err)), False

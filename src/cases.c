@@ -99,8 +99,27 @@ static int resolve_args(json_t *tmpl, json_t *axes, json_t **ret, struct strbuf 
 	if (expr_subst(tmpl, axes, &args, err) < 0)
 		return -EINVAL;
 	json_array_foreach(args, i, a) {
-		json_t *t = json_object_get(a, "tensor"), *ts = json_object_get(a, "tensors");
+		json_t *t, *ts, *present = json_object_get(a, "present");
 		int r = 0;
+
+		/* An optional argument this case leaves out is passed as None. */
+		if (present && !json_is_boolean(present)) {
+			strbuf_addf(err, "present: expected true or false after substitution "
+					 "(argument '%s')",
+				    json_string_value(json_object_get(a, "name")));
+			json_decref(args);
+			return -EINVAL;
+		}
+		if (present && json_is_false(present)) {
+			static const char *const kinds[] = {"tensor", "tensors", "dtype", "device",
+							    NULL};
+			for (const char *const *k = kinds; *k; k++)
+				json_object_del(a, *k);
+			json_object_set_new(a, "value", json_null());
+		}
+		json_object_del(a, "present");
+		t = json_object_get(a, "tensor");
+		ts = json_object_get(a, "tensors");
 
 		if (t)
 			r = finish_tensor(t, err);

@@ -205,12 +205,16 @@ static void check_args(struct vctx *v, const char *path, json_t *args, json_t *s
 			if (strv_contains(arg_kinds, key)) {
 				kind = key;
 				nr_kinds++;
-			} else if (strcmp(key, "name") && strcmp(key, "keyword")) {
+			} else if (strcmp(key, "name") && strcmp(key, "keyword") &&
+				   strcmp(key, "present")) {
 				verr(v, p.buf, "unknown field '%s'", key);
 			}
 		}
 		if (json_object_get(a, "keyword") && !json_is_boolean(json_object_get(a, "keyword")))
 			verr(v, p.buf, "'keyword': expected true or false");
+		e = json_object_get(a, "present");
+		if (e && !json_is_boolean(e) && !(json_is_string(e) && json_string_value(e)[0] == '$'))
+			verr(v, p.buf, "'present': expected true, false or \"$axis\"");
 		if (nr_kinds != 1) {
 			verr(v, p.buf, "expected exactly one of tensor, tensors, value, dtype, device");
 			continue;

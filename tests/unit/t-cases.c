@@ -226,6 +226,34 @@ static void test_descriptor_defaults(void **state)
 	case_list_release(&l);
 }
 
+/* An optional argument: `present` false turns it into None; null entries of `tensors` stay. */
+static void test_optional_arguments(void **state)
+{
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(
+		fx, ONE_ENTRY("{'name': 'x', 'tensor': {'shape': [2], 'dtype': 'float16'}},"
+			      " {'name': 'bias', 'tensor': {'shape': [2], 'dtype': 'float16'},"
+			      "  'present': '$has_bias', 'keyword': true},"
+			      " {'name': 'idx', 'tensors': [null, {'shape': [1], 'dtype': 'int64'}]}",
+			      ", 'axes': {'has_bias': [true, false]}"));
+	json_t *with = unit_json("{'name': 'bias', 'tensor': {'shape': [2], 'dtype': 'float16',"
+				 " 'layout': 'contiguous', 'dist': 'normal'}, 'keyword': true}");
+	json_t *without = unit_json("{'name': 'bias', 'keyword': true, 'value': null}");
+	json_t *idx = unit_json("[null, {'shape': [1], 'dtype': 'int64', 'layout': 'contiguous',"
+				" 'dist': 'randint'}]");
+	struct case_list l = {0};
+
+	generate_ok(t, false, 0, &l);
+	assert_int_equal(l.nr, 2);
+	assert_json_equal(json_array_get(l.v[0].args, 1), with);
+	assert_json_equal(json_array_get(l.v[1].args, 1), without);
+	assert_json_equal(json_object_get(json_array_get(l.v[1].args, 2), "tensors"), idx);
+	json_decref(with);
+	json_decref(without);
+	json_decref(idx);
+	case_list_release(&l);
+}
+
 static void test_out_dtype(void **state)
 {
 	static const struct {
@@ -461,7 +489,13 @@ static void test_invalid_cases(void **state)
 		{"tensors of non-objects",
 		 ONE_ENTRY("{'name': 'xs', 'tensors': '$t'}", ", 'axes': {'t': [[1]]}"), false,
 		 -EINVAL,
-		 "entries[0] case 0: tensors: expected descriptor objects (argument 'xs')"},
+		 "entries[0] case 0: tensors: expected descriptor objects or null (argument 'xs')"},
+		{"present not a boolean",
+		 ONE_ENTRY("{'name': 'b', 'tensor': {'shape': [1], 'dtype': 'float32'},"
+			   " 'present': '$p'}", ", 'axes': {'p': [1]}"),
+		 false, -EINVAL,
+		 "entries[0] case 0: present: expected true or false after substitution "
+		 "(argument 'b')"},
 		{"bad dtype arg",
 		 ONE_ENTRY("{'name': 'd', 'dtype': '$d'}", ", 'axes': {'d': ['f8']}"), false,
 		 -EINVAL,
@@ -536,6 +570,7 @@ static const struct CMUnitTest tests[] = {
 	unit_test_fx(test_too_many_cases),
 	unit_test_fx(test_invalid_cases),
 	cmocka_unit_test(test_axes_summary),
+	unit_test_fx(test_optional_arguments),
 };
 
 UNIT_MAIN(tests)
