@@ -4,7 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'every shipped solution passes on the interpreter' '
-	"$KGB" eval --platform interpreter --json >"$TMP/r" &&
+	"$KGB" eval --platform interpreter --timeout 900 --json >"$TMP/r" &&
 	json_eval "$TMP/r" "[(r[\"task\"], r[\"verdict\"], r[\"first_failure\"]) for r in recs[:-1] if r[\"verdict\"] != \"pass\"]" &&
 	test "$(json_eval "$TMP/r" "recs[-1][\"pass\"] == recs[-1][\"total\"] >= 12")" = True &&
 	test "$(json_eval "$TMP/r" "all(r[\"cases_passed\"] == r[\"cases_total\"] > 0 for r in recs[:-1])")" = True
