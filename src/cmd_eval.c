@@ -369,6 +369,24 @@ static char *first_failure_json(struct candidate *c, struct sched_result *res)
 	return NULL;
 }
 
+/*
+ * The rates a timed case achieved, from the task's cost model (DESIGN §5, speed-of-light):
+ * achieved_gbps = bytes / time, achieved_tflops = flops / time, added to the case's record.
+ */
+static void add_achieved(json_t *m, const struct case_desc *cd)
+{
+	json_t *ms = json_object_get(m, "time_cand_ms");
+	double s;
+
+	if (!json_is_number(ms) || json_number_value(ms) <= 0)
+		return;
+	s = json_number_value(ms) * 1e-3;
+	if (cd->bytes >= 0)
+		json_object_set_new(m, "achieved_gbps", json_real(cd->bytes / s / 1e9));
+	if (cd->flops >= 0)
+		json_object_set_new(m, "achieved_tflops", json_real(cd->flops / s / 1e12));
+}
+
 /* Picks the timed cases of a checked candidate; false when it has none. */
 static bool select_timed(struct candidate *c)
 {
@@ -463,6 +481,7 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 			speedups[nsp++] = json_number_value(sp);
 		if (json_is_number(tu) && (isnan(max_tol) || json_number_value(tu) > max_tol))
 			max_tol = json_number_value(tu);
+		add_achieved(m, cd);
 		json_array_append_new(rows, json_pack("{s:s, s:O, s:b, s:f, s:f, s:O}", "entry",
 						      cd->entry, "axes", cd->axes, "timed", cd->timed,
 						      "atol", cd->tol.atol, "rtol", cd->tol.rtol,
