@@ -156,3 +156,14 @@ def test_scalar_validity_judges_input_dependence(tmp_path: Path) -> None:
     rc, msgs, err = run_job(kind_job(tmp_path, task, "compute", "c", entries, cases,
                                      "validity"), tmp_path)
     assert [m["verdict"] for m in msgs if m["type"] == "case"] == ["skipped", "skipped"]
+
+
+def test_validity_counts_a_data_dependent_size_as_dependence(tmp_path: Path) -> None:
+    task = make_task(tmp_path, "def positives(self):\n    return self[self > 0]\n",
+                     {"c": "def positives(self):\n    return self\n"})
+    cases = [{"entry": "positives", "args": [{"name": "self", "tensor": tensor([4099],
+                                                                            "float32")}]}]
+    rc, msgs, err = run_job(kind_job(tmp_path, task, "compute", "c", [{"name": "positives"}],
+                                     cases, "validity"), tmp_path)
+    assert rc == 0, err
+    assert [m["verdict"] for m in msgs if m["type"] == "case"] == ["pass"], msgs

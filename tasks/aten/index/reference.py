@@ -6,9 +6,9 @@ Each index tensor indexes one dim of `self` (a bool mask as many dims as it has,
 positions); the index tensors broadcast to one shape B, which replaces the indexed dims in the
 result. Negative indices count from the end.
 
-Harness limitation: the `tensors` argument kind holds tensor descriptors only, so the cases
-never put None in `indices` (a list without None indexes the leading dims of `self`); the None
-semantics are described in the prompt all the same.
+A None entry of `indices` (a `null` in the case's `tensors` list) takes its dim whole. When
+the indexed dims are adjacent, B takes their place in the result; when a None separates them,
+B goes first. The cases cover None before, between and after the index tensors, with masks too.
 
 Tolerance: the values are copies, so the multipliers are 1e-6 (exact in effect).
 """

@@ -12,8 +12,10 @@ the sum of a target's terms in float64 is the reference; a candidate adds in ano
 precision, which `reduce` (a bound on the number of terms per target) and `scale` (their
 partial sums' magnitude) allow for.
 
-Harness limitation: the `tensors` argument kind holds tensor descriptors only, so the cases never
-put None in `indices`.
+A None entry of `indices` (a `null` in the case's `tensors` list) takes its dim whole; the
+selection's dim order (B in place of adjacent indexed dims, B first when a None separates them)
+is the one `values` broadcasts to. The cases cover None before, between and after the index
+tensors, with masks too.
 """
 
 import torch

@@ -6,7 +6,9 @@ one program scanning the mask with a running prefix count); the index tensors ar
 one shape B and made contiguous; `self` is viewed with its indexed dims first (a permutation);
 `values` is broadcast to the shape `self[indices]` has and viewed as rows (positions in B) x
 cols (positions over the non-indexed dims). Each row computes its target offset once (negative
-indices wrapped) and the columns are walked through the strides of `self`.
+indices wrapped) and the columns are walked through the strides of `self`, its non-indexed dims
+folded where one stride walks two of them (at most four remain; a layout that leaves more is
+written through a contiguous copy).
 
 accumulate=False stores; duplicate targets then get one of their values (unspecified, as in
 ATen). accumulate=True adds with atomics: float16/bfloat16 `self` accumulates in a float32
@@ -40,7 +42,7 @@ def _nonzero_kernel(m_ptr, out_ptr, cnt_ptr, M, d1, d2, BLOCK: tl.constexpr):
 
 @triton.jit
 def _put_kernel(dst_ptr, val_ptr, i0_ptr, i1_ptr, i2_ptr, NB, C, n0, n1, n2, s0, s1, s2,
-                C1, C2, cs0, cs1, cs2, vs0, vs1, n_col_blocks, K: tl.constexpr,
+                C1, C2, C3, cs0, cs1, cs2, cs3, vs0, vs1, n_col_blocks, K: tl.constexpr,
                 ACC: tl.constexpr, BR: tl.constexpr, BC: tl.constexpr):
     pid = tl.program_id(0)
     pid_r = pid // n_col_blocks
@@ -57,11 +59,14 @@ def _put_kernel(dst_ptr, val_ptr, i0_ptr, i1_ptr, i2_ptr, NB, C, n0, n1, n2, s0,
     if K >= 3:
         i = tl.load(i2_ptr + rows, mask=r_ok, other=0).to(tl.int64)
         row_off += tl.where(i < 0, i + n2, i) * s2
-    c2 = cols % C2
-    c01 = cols // C2
+    # A column is a row-major position over (at most four) non-indexed dims of `self`.
+    c3 = cols % C3
+    c012 = cols // C3
+    c2 = c012 % C2
+    c01 = c012 // C2
     c1 = c01 % C1
     c0 = c01 // C1
-    col_off = c0 * cs0 + c1 * cs1 + c2 * cs2
+    col_off = c0 * cs0 + c1 * cs1 + c2 * cs2 + c3 * cs3
     m = r_ok[:, None] & c_ok[None, :]
     v = tl.load(val_ptr + (rows[:, None] * vs0 + cols[None, :] * vs1), mask=m)
     ptrs = dst_ptr + (row_off[:, None] + col_off[None, :])
@@ -140,6 +145,22 @@ def _plan(self, indices):
 _LOW = (torch.float16, torch.bfloat16)
 
 
+def _coalesce(sizes, strides):
+    """Merge neighbouring dims that one stride walks (and drop size-1 dims), keeping the
+    row-major order of the positions."""
+    out_s, out_t = [], []
+    for s, t in zip(sizes, strides):
+        if s == 1:
+            continue
+        if out_s and out_t[-1] == t * s:
+            out_s[-1] *= s
+            out_t[-1] = t
+        else:
+            out_s.append(s)
+            out_t.append(t)
+    return out_s, out_t
+
+
 def _index_put(self, indices, values, accumulate):
     if values.dtype != self.dtype:
         raise RuntimeError("index_put_(): values must have the dtype of self")
@@ -165,15 +186,20 @@ def _index_put(self, indices, values, accumulate):
     acc = bool(accumulate) and self.dtype != torch.bool
     scratch = None
     dst = src
-    if acc and self.dtype in _LOW:
-        scratch = torch.empty(self.shape, dtype=torch.float32, device=self.device)
+    rs, rst = _coalesce(src.shape[K:], src.stride()[K:])
+    # float16/bfloat16 accumulation goes through a float32 copy; a layout whose non-indexed
+    # dims do not fold into four strides is written through a contiguous copy (whose runs of
+    # non-indexed dims, at most four with at most three indexed dims, each fold into one).
+    if (acc and self.dtype in _LOW) or len(rs) > 4:
+        wide = acc and self.dtype in _LOW
+        scratch = torch.empty(self.shape, dtype=torch.float32 if wide else self.dtype,
+                              device=self.device)
         scratch.copy_(self)
         dst = scratch.permute(order)
-    if len(rshape) > 3:
-        raise NotImplementedError("at most three non-indexed dims")
-    rs = [dst.shape[K + j] for j in range(len(rshape))]
-    rst = [dst.stride(K + j) for j in range(len(rshape))]
-    pad = 3 - len(rs)
+        rs, rst = _coalesce(dst.shape[K:], dst.stride()[K:])
+    if len(rs) > 4:
+        raise NotImplementedError("non-indexed dims that do not fold into four strides")
+    pad = 4 - len(rs)
     rs, rst = [1] * pad + rs, [0] * pad + rst
     ns = [dst.shape[j] for j in range(K)] + [1] * (3 - K)
     ss = [dst.stride(j) for j in range(K)] + [0] * (3 - K)
@@ -192,7 +218,8 @@ def _index_put(self, indices, values, accumulate):
     ncb = triton.cdiv(C, bc)
     grid = (triton.cdiv(NB, br) * ncb,)
     _put_kernel[grid](dst_k, vals_k, ip[0], ip[1], ip[2], NB, C, ns[0], ns[1], ns[2],
-                      ss[0], ss[1], ss[2], rs[1], rs[2], rst[0], rst[1], rst[2],
+                      ss[0], ss[1], ss[2], rs[1], rs[2], rs[3], rst[0], rst[1], rst[2],
+                      rst[3],
                       vals.stride(0), vals.stride(1), ncb, K=K, ACC=acc, BR=br, BC=bc,
                       num_warps=warps)
     if scratch is not None:
