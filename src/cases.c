@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cover.h"
 #include "expr.h"
 #include "util/hash.h"
 #include "util/fs.h"
@@ -236,7 +237,9 @@ static int expand_entry(const struct task *t, size_t ei, json_t *all_axes, unsig
 	json_t *refs = json_object(), *used = json_object(), *x;
 	json_t *exprs[] = {e->reduce, e->scale, e->bytes, e->flops, e->out_dtype};
 	const char **names = NULL;
-	size_t *idx = NULL, *len = NULL, nr = 0, total = 1, alloc = 0;
+	size_t *idx = NULL, *len = NULL, *rows = NULL, nr = 0, total = 1, alloc = 0;
+	/* Timed cases are a few chosen shapes: always their full product. */
+	bool cover = e->cover_pairwise && kind != CASES_PERF;
 	const char *key;
 	int r = 0;
 
@@ -253,8 +256,15 @@ static int expand_entry(const struct task *t, size_t ei, json_t *all_axes, unsig
 	}
 	idx = xcalloc(nr + 1, sizeof(*idx));
 	len = xcalloc(nr + 1, sizeof(*len));
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; i < nr; i++)
 		len[i] = json_array_size(json_object_get(all_axes, names[i]));
+	if (cover && (total = cover_pairwise(len, nr, &rows)) > CASES_MAX_PER_ENTRY) {
+		strbuf_addf(err, "entries[%zu]: more than %d cases even when covering pairs", ei,
+			    CASES_MAX_PER_ENTRY);
+		r = -E2BIG;
+		goto out;
+	}
+	for (size_t i = 0; i < nr && !cover; i++) {
 		total *= len[i];
 		if (total > CASES_MAX_PER_ENTRY) {
 			strbuf_addf(err, "entries[%zu]%s: more than %d cases; cut the grid", ei,
@@ -270,7 +280,7 @@ static int expand_entry(const struct task *t, size_t ei, json_t *all_axes, unsig
 		size_t rem = n;
 
 		for (size_t i = nr; i-- > 0;) {
-			idx[i] = rem % len[i];
+			idx[i] = cover ? rows[n * nr + i] : rem % len[i];
 			rem /= len[i];
 		}
 		json_object_clear(used);
@@ -306,6 +316,7 @@ out:
 	free(names);
 	free(idx);
 	free(len);
+	free(rows);
 	json_decref(refs);
 	json_decref(used);
 	return r;

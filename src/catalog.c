@@ -306,7 +306,7 @@ static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, j
 	static const char *const known[] = {"name", "signature", "args", "axes", "perf", "heldout",
 					    "mutates",
 					    "returns", "reference_precision", "reduce", "scale",
-					    "bytes", "flops", "out_dtype", "tolerance", NULL};
+					    "bytes", "flops", "out_dtype", "tolerance", "cover", NULL};
 	struct task_entry *e = &t->entries[idx];
 	struct strbuf p = STRBUF_INIT, q = STRBUF_INIT;
 	json_t *x, *arg_names = json_object();
@@ -420,6 +420,13 @@ static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, j
 			verr(v, p.buf, "'reference_precision': expected \"float64\" or \"native\"");
 		else
 			e->reference_precision = json_string_value(x);
+	}
+	x = json_object_get(j, "cover");
+	if (x) {
+		if (!json_is_string(x) || strcmp(json_string_value(x), "pairwise"))
+			verr(v, p.buf, "'cover': expected \"pairwise\"");
+		else
+			e->cover_pairwise = true;
 	}
 	e->reduce = json_object_get(j, "reduce");
 	e->scale = json_object_get(j, "scale");

@@ -37,6 +37,7 @@ struct task_entry {
 	const char *reference_precision; /* "float64" or "native"; borrowed */
 	json_t *reduce, *scale, *bytes, *flops, *out_dtype; /* expressions or NULL, borrowed */
 	double atol_mult, rtol_mult;
+	bool cover_pairwise; /* "cover": "pairwise": its cases cover every value pair, not the product */
 };
 
 struct task {

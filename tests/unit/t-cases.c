@@ -226,6 +226,46 @@ static void test_descriptor_defaults(void **state)
 	case_list_release(&l);
 }
 
+/* "cover": "pairwise" replaces the product of the entry's axes; perf cases keep theirs. */
+static void test_pairwise_cover(void **state)
+{
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(
+		fx, ONE_ENTRY("{'name': 'x', 'tensor': {'shape': '$s', 'dtype': '$d',"
+			      " 'layout': '$l', 'dist': '$v'}}",
+			      ", 'cover': 'pairwise', 'axes': {'s': [[1], [7], [40999]],"
+			      " 'd': ['float16', 'bfloat16', 'float32'],"
+			      " 'l': ['contiguous', 'strided', 'offset'],"
+			      " 'v': ['normal', 'special', 'uniform']},"
+			      " 'perf': {'s': [[1024], [2048]], 'l': ['contiguous'], 'v': ['normal']}"));
+	static const char *const axes[] = {"s", "d", "l", "v"};
+	struct case_list l = {0};
+	size_t regular = 0, timed = 0;
+
+	generate_ok(t, true, 0, &l);
+	for (size_t i = 0; i < l.nr; i++)
+		l.v[i].timed ? timed++ : regular++;
+	assert_int_equal(timed, 2 * 3); /* the perf product: s x d */
+	assert_true(regular >= 9 && regular <= 12); /* the product would be 81 */
+	for (size_t a = 0; a < 4; a++)
+		for (size_t b = a + 1; b < 4; b++)
+			for (size_t va = 0; va < 3; va++)
+				for (size_t vb = 0; vb < 3; vb++) {
+					json_t *all = t->entries[0].axes;
+					json_t *x = json_array_get(json_object_get(all, axes[a]), va);
+					json_t *y = json_array_get(json_object_get(all, axes[b]), vb);
+					bool found = false;
+
+					for (size_t i = 0; i < regular && !found; i++)
+						found = json_equal(json_object_get(l.v[i].axes, axes[a]), x) &&
+							json_equal(json_object_get(l.v[i].axes, axes[b]), y);
+					if (!found)
+						fail_msg("pair %s=%zu %s=%zu not covered", axes[a], va, axes[b],
+							 vb);
+				}
+	case_list_release(&l);
+}
+
 /* An optional argument: `present` false turns it into None; null entries of `tensors` stay. */
 static void test_optional_arguments(void **state)
 {
@@ -571,6 +611,7 @@ static const struct CMUnitTest tests[] = {
 	unit_test_fx(test_invalid_cases),
 	cmocka_unit_test(test_axes_summary),
 	unit_test_fx(test_optional_arguments),
+	unit_test_fx(test_pairwise_cover),
 };
 
 UNIT_MAIN(tests)

@@ -1,0 +1,78 @@
+/* t-cover.c - pairwise covering arrays: every pair covered, far fewer rows than the product. */
+#include "unit.h"
+
+#include "cover.h"
+
+/* Every value pair of every two axes appears in some row; every index is in range. */
+static void assert_covers(const size_t *len, size_t nr, const size_t *rows, size_t nrows)
+{
+	for (size_t r = 0; r < nrows; r++)
+		for (size_t i = 0; i < nr; i++)
+			assert_true(rows[r * nr + i] < len[i]);
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = i + 1; j < nr; j++)
+			for (size_t a = 0; a < len[i]; a++)
+				for (size_t b = 0; b < len[j]; b++) {
+					bool found = false;
+
+					for (size_t r = 0; r < nrows && !found; r++)
+						found = rows[r * nr + i] == a && rows[r * nr + j] == b;
+					if (!found)
+						fail_msg("pair (axis %zu = %zu, axis %zu = %zu) not covered", i,
+							 a, j, b);
+				}
+}
+
+static void test_covers_every_pair(void **state)
+{
+	static const struct {
+		size_t len[8], nr, max_rows;
+	} rows[] = {
+		{{3, 3, 3, 3}, 4, 12},		 /* product 81; a perfect array has 9 rows */
+		{{2, 2, 2, 2, 2, 2, 2, 2}, 8, 10}, /* product 256 */
+		{{6, 4, 3, 2, 2}, 5, 30},	 /* product 288; at least 6 * 4 = 24 */
+		{{10, 10, 3}, 3, 110},		 /* product 300; at least 100 */
+		{{5, 1, 4}, 3, 20},		 /* an axis with one value */
+		{{7, 3}, 2, 21},		 /* two axes: the product itself */
+	};
+
+	(void)state;
+	for (size_t k = 0; k < ARRAY_SIZE(rows); k++) {
+		size_t *got = NULL, n = cover_pairwise(rows[k].len, rows[k].nr, &got);
+
+		print_message("row %zu: %zu rows\n", k, n);
+		assert_covers(rows[k].len, rows[k].nr, got, n);
+		assert_true(n <= rows[k].max_rows);
+		free(got);
+	}
+}
+
+static void test_edges_and_determinism(void **state)
+{
+	size_t one[] = {4}, empty[] = {3, 0, 2}, len[] = {4, 3, 5, 2};
+	size_t *a = NULL, *b = NULL, n;
+
+	(void)state;
+	n = cover_pairwise(NULL, 0, &a);
+	assert_int_equal(n, 1); /* no axis: one case */
+	free(a);
+	n = cover_pairwise(one, 1, &a);
+	assert_int_equal(n, 4);
+	for (size_t v = 0; v < 4; v++)
+		assert_int_equal(a[v], v);
+	free(a);
+	assert_int_equal(cover_pairwise(empty, 3, &a), 0);
+	free(a);
+	n = cover_pairwise(len, 4, &a);
+	assert_int_equal(cover_pairwise(len, 4, &b), n);
+	assert_memory_equal(a, b, n * 4 * sizeof(*a));
+	free(a);
+	free(b);
+}
+
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_covers_every_pair),
+	cmocka_unit_test(test_edges_and_determinism),
+};
+
+UNIT_MAIN(tests)
