@@ -710,6 +710,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		jobs[nr_jobs].task = c->task;
 		jobs[nr_jobs].nr_cases = c->cases.nr;
 		jobs[nr_jobs].job_line = c->job_line;
+		jobs[nr_jobs].cache_key = c->key;
 		jobs[nr_jobs].data = c;
 		nr_jobs++;
 	}
@@ -747,6 +748,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 				jobs[nr_timed].task = c->task;
 				jobs[nr_timed].nr_cases = c->timed.nr;
 				jobs[nr_timed].job_line = c->time_job_line;
+				jobs[nr_timed].cache_key = c->key;
 				jobs[nr_timed].data = c;
 				nr_timed++;
 			}

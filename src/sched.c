@@ -30,22 +30,29 @@ struct slot {
 	struct sched_result res;
 };
 
-static char **build_env(char *const *base, const char *devices)
+static char **build_env(char *const *base, const char *devices, const char *triton_cache)
 {
 	size_t n = 0, k = 0;
 	char **env;
 
 	while (base && base[n])
 		n++;
-	env = xcalloc(n + 2, sizeof(*env));
+	env = xcalloc(n + 3, sizeof(*env));
 	for (size_t i = 0; i < n; i++) {
 		if (devices && !strncmp(base[i], "CUDA_VISIBLE_DEVICES=", 21))
+			continue;
+		if (triton_cache && !strncmp(base[i], "TRITON_CACHE_DIR=", 17))
 			continue;
 		env[k++] = xstrdup(base[i]);
 	}
 	if (devices) {
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_addf(&sb, "CUDA_VISIBLE_DEVICES=%s", devices);
+		env[k++] = strbuf_detach(&sb, NULL);
+	}
+	if (triton_cache) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "TRITON_CACHE_DIR=%s", triton_cache);
 		env[k++] = strbuf_detach(&sb, NULL);
 	}
 	env[k] = NULL;
@@ -56,7 +63,7 @@ static int slot_start(const struct sched_opts *o, struct slot *s, struct sched_j
 		      unsigned long seq, struct strbuf *err)
 {
 	struct sandbox_opts so = {0};
-	struct strbuf dir = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT, cache = STRBUF_INIT;
 	char **env;
 	int r;
 
@@ -67,7 +74,27 @@ static int slot_start(const struct sched_opts *o, struct slot *s, struct sched_j
 		strbuf_release(&dir);
 		return r;
 	}
-	env = build_env(o->env, o->slot_devices ? o->slot_devices[s->index] : NULL);
+	/*
+	 * A Triton cache of the job's own: compiled kernels are files a candidate could rewrite
+	 * for the next candidate that compiles the same source. Jobs of one candidate (its check
+	 * and timing passes) share it, so timing does not compile again.
+	 */
+	if (job->cache_key) {
+		strbuf_reset(&cache);
+		strbuf_addf(&cache, "%s/triton-%s", o->scratch_root, job->cache_key);
+		r = mkdir_p(cache.buf, 0700);
+		if (r < 0) {
+			strbuf_addf(err, "cannot create the Triton cache '%s': %s", cache.buf,
+				    strerror(-r));
+			strbuf_release(&cache);
+			rm_rf(dir.buf);
+			strbuf_release(&dir);
+			return r;
+		}
+	}
+	env = build_env(o->env, o->slot_devices ? o->slot_devices[s->index] : NULL,
+			job->cache_key ? cache.buf : NULL);
+	strbuf_release(&cache);
 	so.argv = o->argv;
 	so.envp = env;
 	so.cwd = dir.buf;

@@ -28,6 +28,7 @@ struct sched_job {
 	const struct task *task; /* borrowed */
 	size_t nr_cases;
 	const char *job_line;	 /* borrowed; one line ending in '\n' */
+	const char *cache_key;	 /* borrowed or NULL: jobs with one key share a Triton cache */
 	void *data;		 /* the caller's */
 };
 
