@@ -11,6 +11,8 @@
 # eval.txt (the table of the whole suite, once every task is stored, with the wall time of this
 # call), eval.jsonl (the same as JSON lines), and the store gpu.db itself.
 #
+# KGB_GPU_JOBS sets the checking slots (default: kgb eval's, at most 8 per GPU).
+#
 # One call of the device tool may last 600 s, and a candidate is stored only once its timing
 # pass ends (cmd_eval.c), so the tasks go in chunks of KGB_GPU_CHUNK: each chunk is a complete
 # `kgb eval`, stored before the next starts. Stored candidates are reused (content-addressed),
@@ -21,6 +23,7 @@ mkdir -p "$out"
 export KGB_PYTHON=${KGB_PYTHON:-python3}
 budget=${KGB_GPU_BUDGET:-540}
 chunk=${KGB_GPU_CHUNK:-20}
+jobs=${KGB_GPU_JOBS:+--jobs $KGB_GPU_JOBS}
 start=$(date +%s)
 {
 	date -u +%FT%TZ
@@ -39,7 +42,7 @@ for ((i = 0; i < ${#tasks[@]}; i += chunk)); do
 	fi
 	args=()
 	for t in "${tasks[@]:i:chunk}"; do args+=(--task "$t"); done
-	timeout --signal=INT "$left" build/kgb -v eval --store "$out/gpu.db" "${args[@]}" \
+	timeout --signal=INT "$left" build/kgb -v eval --store "$out/gpu.db" $jobs "${args[@]}" \
 		>/dev/null 2>>"$out/progress.txt"
 	st=$?
 	if [ "$st" -ne 0 ] && [ "$st" -ne 1 ]; then

@@ -22,7 +22,9 @@ def _coord(k, S, ALIGN: tl.constexpr):
     return tl.where(S > 1, num / den, 0.0)
 
 
-@triton.jit
+# A size of 1 would be specialised into a constant by the GPU compiler, and _coord needs a
+# tensor to convert; the sizes are runtime values on every platform.
+@triton.jit(do_not_specialize=["D", "H", "W"])
 def _affine_grid_kernel(th_ptr, out_ptr, total, D, H, W,
                         s_tn, s_ti, s_tj, s_on, s_od, s_oh, s_ow, s_oi,
                         R: tl.constexpr, ALIGN: tl.constexpr, BLOCK: tl.constexpr):
