@@ -123,10 +123,46 @@ static void test_pass_at_k_large_n(void **state)
 	assert_close(stats_pass_at_k(2000, 500, 1), 0.25, 1e-12);
 }
 
+static void test_fast_p(void **state)
+{
+	/* 4 items: fast pass, slow pass, a failure whose "speedup" must not count, a 1.0x pass */
+	double sp[] = {2.0, 0.5, 10.0, 1.0};
+	bool ok[] = {true, true, false, true};
+
+	(void)state;
+	assert_close(stats_fast_p(sp, ok, 4, 1.0), 0.25, 1e-12); /* strictly faster */
+	assert_close(stats_fast_p(sp, ok, 4, 0.8), 0.5, 1e-12);
+	assert_close(stats_fast_p(sp, ok, 4, 0.0), 0.75, 1e-12);
+	assert_true(isnan(stats_fast_p(sp, ok, 0, 1.0)));
+}
+
+static void test_geomean_ci(void **state)
+{
+	double same[] = {2.0, 2.0, 2.0, 2.0};
+	double spread[] = {0.5, 1.0, 2.0, 4.0, 8.0, 1.5, 3.0, 0.8};
+	double one[] = {3.0, -1.0, NAN};
+	double lo, hi, lo2, hi2, g = stats_geomean(spread, 8);
+
+	(void)state;
+	stats_geomean_ci(same, 4, 0.95, &lo, &hi);
+	assert_close(lo, 2.0, 1e-12);
+	assert_close(hi, 2.0, 1e-12);
+	stats_geomean_ci(spread, 8, 0.95, &lo, &hi);
+	assert_true(lo < g && g < hi);
+	assert_true(lo >= 0.5 && hi <= 8.0);
+	stats_geomean_ci(spread, 8, 0.95, &lo2, &hi2); /* fixed seed: reproducible */
+	assert_true(lo == lo2 && hi == hi2);
+	stats_geomean_ci(spread, 8, 0.5, &lo2, &hi2); /* lower coverage, narrower */
+	assert_true(lo2 >= lo && hi2 <= hi && (lo2 > lo || hi2 < hi));
+	stats_geomean_ci(one, 3, 0.95, &lo, &hi); /* one qualifying value: no interval */
+	assert_true(isnan(lo) && isnan(hi));
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_geomean),	  cmocka_unit_test(test_median),
 	cmocka_unit_test(test_rate),	  cmocka_unit_test(test_pass_at_k),
-	cmocka_unit_test(test_pass_at_k_large_n),
+	cmocka_unit_test(test_pass_at_k_large_n), cmocka_unit_test(test_fast_p),
+	cmocka_unit_test(test_geomean_ci),
 };
 
 UNIT_MAIN(tests)
