@@ -24,6 +24,7 @@
 #include "platform.h"
 #include "proto.h"
 #include "report.h"
+#include "sandbox.h"
 #include "sched.h"
 #include "stats.h"
 #include "store.h"
@@ -51,6 +52,8 @@ struct eval_opts {
 	unsigned slots;
 	double timeout_s;
 	unsigned long long seed;
+	unsigned long long memory_mib; /* 0: the default (sched_default_limits) */
+	enum sandbox_mode sandbox;
 	bool json, force, exit_status, heldout;
 };
 
@@ -102,6 +105,12 @@ static void usage(void)
 	       "  --seed N          case seed (default 0)\n"
 	       "  --heldout         add the tasks' held-out cases (use with a secret --seed)\n"
 	       "  --python PATH     Python for workers (default $KGB_PYTHON or <root>/.venv)\n"
+	       "  --sandbox=MODE    worker isolation (docs/security.md): auto (default: every\n"
+	       "                    facility this machine allows, the others named on stderr),\n"
+	       "                    strict (all of them or exit 4), off (process group, timeout\n"
+	       "                    and plain limits only)\n"
+	       "  --memory-limit MIB  address space per worker on the interpreter (default: the\n"
+	       "                    RAM divided by the slots, at least 4096); cuda: not enforced\n"
 	       "  --force           re-evaluate even when a stored result exists\n"
 	       "  --exit-status     exit 1 when any candidate does not pass\n"
 	       "  --json            JSON lines: kgb.eval.v1 per candidate, then kgb.summary.v1\n");
@@ -122,6 +131,8 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		OPT_EXIT_STATUS,
 		OPT_JSON,
 		OPT_HELDOUT,
+		OPT_SANDBOX,
+		OPT_MEMORY_LIMIT,
 	};
 	static const struct option opts[] = {
 		{"solutions", required_argument, NULL, OPT_SOLUTIONS},
@@ -137,6 +148,8 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		{"exit-status", no_argument, NULL, OPT_EXIT_STATUS},
 		{"json", no_argument, NULL, OPT_JSON},
 		{"heldout", no_argument, NULL, OPT_HELDOUT},
+		{"sandbox", required_argument, NULL, OPT_SANDBOX},
+		{"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -144,6 +157,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 	long l;
 
 	o->timeout_s = 300;
+	o->sandbox = SANDBOX_AUTO;
 	while ((c = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SOLUTIONS:
@@ -195,6 +209,18 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 			break;
 		case OPT_HELDOUT:
 			o->heldout = true;
+			break;
+		case OPT_SANDBOX:
+			o->sandbox = sandbox_mode_from_string(optarg);
+			if (o->sandbox < 0)
+				return kgb_usage_error("eval", "--sandbox: expected auto, strict or off, "
+						       "got '%s'", optarg);
+			break;
+		case OPT_MEMORY_LIMIT:
+			if (parse_ull(optarg, &o->memory_mib) < 0 || !o->memory_mib ||
+			    o->memory_mib > (1ULL << 30))
+				return kgb_usage_error("eval", "--memory-limit: expected MiB > 0, got "
+						       "'%s'", optarg);
 			break;
 		case 'h':
 			usage();
@@ -560,6 +586,11 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	size_t nr_cands = 0, skipped = 0, nr_jobs = 0, nr_evals = 0;
 	struct strbuf err = STRBUF_INIT, scratch = STRBUF_INIT;
 	char *python = NULL, *harness = NULL, *cmdline = NULL, *probe_text = NULL;
+	/* -P: the worker's working directory is not put on sys.path. */
+	char *wargv[] = {NULL, "-P", "-m", "runtime.worker", NULL};
+	struct sched_opts so = {0};
+	struct sandbox *box = NULL;
+	json_t *sandbox_json = NULL;
 	char *heldout_harness = NULL;
 	char **env = NULL, **time_env = NULL, **slot_dev = NULL;
 	json_t *probe = NULL, **entries = NULL;
@@ -581,6 +612,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	if (!cat)
 		goto out;
 	python = o.python ? xstrdup(o.python) : platform_python(kctx->root);
+	wargv[0] = python;
 	harness = harness_version(kctx->root, &err);
 	if (!harness) {
 		fprintf(stderr, "kgb eval: %s\n", err.buf);
@@ -644,7 +676,37 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		goto out;
 	}
 	cmdline = command_line(argc, argv);
-	probe_text = probe ? json_dumps(probe, JSON_COMPACT) : NULL;
+	{
+		/* Scratch roots of kgb processes killed with -9 go first. */
+		const char *tmp = getenv("TMPDIR");
+
+		tmp = tmp && *tmp ? tmp : "/tmp";
+		rm_stale_pid_dirs(tmp, "kgb-", NULL);
+		rm_stale_pid_dirs(tmp, "kgb-lint-", NULL);
+		strbuf_addf(&scratch, "%s/kgb-%ld", tmp, (long)getpid());
+	}
+	box = sandbox_new(o.sandbox);
+	env = platform_worker_env(kctx->root, platform, slots);
+	so.slots = slots;
+	so.timeout_s = o.timeout_s;
+	so.argv = wargv;
+	so.env = env;
+	so.scratch_root = scratch.buf;
+	so.slot_devices = (const char *const *)slot_dev;
+	so.box = box;
+	sched_default_limits(&so.limits, platform, o.timeout_s, slots);
+	if (o.memory_mib && strcmp(platform, "cuda"))
+		so.limits.memory_bytes = o.memory_mib << 20;
+	/* What the workers' sandbox applies goes with the run's record and its summary. */
+	sandbox_json = kgb_sandbox_probe(&so, o.sandbox, "eval");
+	if (!sandbox_json) {
+		ret = KGB_EXIT_ENV;
+		goto out;
+	}
+	if (!probe)
+		probe = json_object();
+	json_object_set(probe, "sandbox", sandbox_json);
+	probe_text = json_dumps(probe, JSON_COMPACT);
 	r = store_run_begin(store, platform, harness, cmdline, probe_text, &run_id, &err);
 	if (r < 0) {
 		fprintf(stderr, "kgb eval: %s\n", err.buf);
@@ -718,19 +780,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		struct eval_ctx ectx = {.store = store, .run_id = run_id, .platform = platform,
 					.harness = harness, .verbose = kctx->verbose,
 					.total = nr_jobs, .start_s = monotonic_s()};
-		/* -P: the worker's working directory is not put on sys.path. */
-		char *wargv[] = {python, "-P", "-m", "runtime.worker", NULL};
-		const char *tmp = getenv("TMPDIR");
-		struct sched_opts so = {0};
 
-		strbuf_addf(&scratch, "%s/kgb-%ld", tmp && *tmp ? tmp : "/tmp", (long)getpid());
-		env = platform_worker_env(kctx->root, platform, slots);
-		so.slots = slots;
-		so.timeout_s = o.timeout_s;
-		so.argv = wargv;
-		so.env = env;
-		so.scratch_root = scratch.buf;
-		so.slot_devices = (const char *const *)slot_dev;
 		ectx.phase = two_phase ? PHASE_CHECK : PHASE_ALL;
 		strbuf_reset(&err);
 		r = sched_run(&so, jobs, nr_jobs, on_done, &ectx, &err);
@@ -756,13 +806,13 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			ectx.done = 0;
 			ectx.total = nr_timed;
 			so.slots = ngpu;
+			sched_default_limits(&so.limits, platform, o.timeout_s, ngpu);
 			/* The timing workers have the cores to themselves (input generation, checks). */
 			time_env = platform_worker_env(kctx->root, platform, ngpu);
 			so.env = time_env;
 			if (nr_timed)
 				r = sched_run(&so, jobs, nr_timed, on_done, &ectx, &err);
 		}
-		rm_rf(scratch.buf);
 		if (r < 0) {
 			fprintf(stderr, "kgb eval: %s\n", err.buf);
 			ret = KGB_EXIT_ENV;
@@ -793,7 +843,8 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	{
 		struct report_run rr = {.platform = platform, .run_id = run_id,
 					.store_path = o.store_path, .evals = evals, .reused = reused,
-					.nr = nr_evals, .skipped = skipped, .entries = entries};
+					.nr = nr_evals, .skipped = skipped, .entries = entries,
+					.sandbox = sandbox_json};
 		if (o.json)
 			report_eval_json(stdout, &rr);
 		else
@@ -804,6 +855,10 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			if (strcmp(evals[i].verdict, "pass"))
 				ret = KGB_EXIT_NO;
 out:
+	if (scratch.len)
+		rm_rf(scratch.buf);
+	sandbox_free(box);
+	json_decref(sandbox_json);
 	for (size_t i = 0; entries && i < nr_evals; i++)
 		json_decref(entries[i]);
 	free(entries);

@@ -5,6 +5,8 @@
 #ifndef KGB_KGB_H
 #define KGB_KGB_H
 
+#include "sandbox.h"
+
 #define KGB_VERSION "0.1.0"
 
 enum kgb_exit {
@@ -26,11 +28,21 @@ int cmd_list(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_show(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_lint(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_eval(int argc, char **argv, struct kgb_ctx *ctx);
+int cmd_sandbox_exec(int argc, char **argv, struct kgb_ctx *ctx);
 
 /* Shared by the commands: print a usage error (one line + pointer to --help), return 2. */
 int kgb_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Loads the catalog, printing every problem; returns NULL (and prints) on failure. */
 struct catalog;
 struct catalog *kgb_load_catalog(struct kgb_ctx *ctx, int *ret_exit);
+/*
+ * Starts one `true` in the workers' sandbox of `so` (sched_probe_sandbox), prints on stderr each
+ * facility that is unavailable ("kgb: sandbox: <facility> unavailable: <reason>; continuing
+ * without it"), or that the sandbox is off, and returns the report as JSON (a new reference).
+ * NULL, with the error printed as "kgb <cmd>: ...", when the workers cannot start (strict mode
+ * and a facility missing).
+ */
+struct sched_opts;
+json_t *kgb_sandbox_probe(const struct sched_opts *so, enum sandbox_mode mode, const char *cmd);
 
 #endif

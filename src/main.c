@@ -21,12 +21,13 @@
 static const struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct kgb_ctx *ctx);
-	const char *summary;
+	const char *summary; /* NULL: a debugging command, left out of --help (docs/security.md) */
 } commands[] = {
 	{"list", cmd_list, "list the tasks of the catalog"},
 	{"show", cmd_show, "print the prompt a model gets for a task"},
 	{"lint", cmd_lint, "validate every task spec and its case grid"},
 	{"eval", cmd_eval, "evaluate candidate kernels (default: the shipped solutions)"},
+	{"sandbox-exec", cmd_sandbox_exec, NULL},
 };
 
 static void print_help(void)
@@ -37,7 +38,8 @@ static void print_help(void)
 	       "\n"
 	       "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		printf("  %-6s  %s\n", commands[i].name, commands[i].summary);
+		if (commands[i].summary)
+			printf("  %-6s  %s\n", commands[i].name, commands[i].summary);
 	printf("\n"
 	       "global options:\n"
 	       "  --tasks DIR    task catalog (default: <root>/tasks; root from $KGB_ROOT)\n"

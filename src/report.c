@@ -202,6 +202,8 @@ void report_eval_json(FILE *f, const struct report_run *r)
 			real_or_null(stats_rate(pass, r->nr)), "by_source", bys,
 			"geomean_speedup", real_or_null(geomean_passing(r)), "skipped",
 			(json_int_t)r->skipped);
+	if (r->sandbox)
+		json_object_set(sum, "sandbox", r->sandbox);
 	s = json_dumps(sum, JSON_COMPACT);
 	fprintf(f, "%s\n", s);
 	free(s);

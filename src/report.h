@@ -23,6 +23,7 @@ struct report_run {
 	size_t nr;
 	size_t skipped;	   /* tasks with no candidate */
 	json_t **entries;  /* per evaluation: store_eval_entries() object, or NULL */
+	json_t *sandbox;   /* what the workers' sandbox applied (sandbox_report_json), or NULL */
 };
 
 void report_eval_table(FILE *f, const struct report_run *r);

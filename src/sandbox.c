@@ -1,14 +1,86 @@
 #include "sandbox.h"
 
-#include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <seccomp.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "util/fs.h"
+#include "util/parse.h"
+#include "util/xalloc.h"
+
+/* The hard CPU limit is this much above the soft one: SIGXCPU first, SIGKILL if ignored. */
+#define SANDBOX_CPU_GRACE_S 5
+/* The fresh /dev/shm: POSIX shared memory and semaphores of one worker. */
+#define SANDBOX_SHM_BYTES (64ULL << 20)
+#define SANDBOX_DEFAULT_SCRATCH_BYTES (1ULL << 30)
+/* Exit statuses of a child that stops before exec (kgb's own, not the worker's). */
+#define SANDBOX_EXIT_SETUP 126
+#define SANDBOX_EXIT_EXEC 127
+
+struct sandbox {
+	enum sandbox_mode mode;
+	struct sock_filter *filter; /* the seccomp program, or NULL (seccomp_why says why) */
+	unsigned short filter_len;
+	char seccomp_why[SANDBOX_REASON_MAX];
+	char *cgroup_dir; /* where workers' pids cgroups go, or NULL (cgroup_why says why) */
+	char cgroup_why[SANDBOX_REASON_MAX];
+	unsigned long seq;
+};
+
+static const char *const mode_names[] = {"off", "auto", "strict", NULL};
+
+static const char *const facility_names[_SANDBOX_FACILITY_MAX] = {
+	[SANDBOX_USERNS] = "userns",
+	[SANDBOX_NETNS] = "netns",
+	[SANDBOX_MNTNS] = "mntns",
+	[SANDBOX_READONLY_FS] = "readonly_fs",
+	[SANDBOX_PRIVATE_SCRATCH] = "private_scratch",
+	[SANDBOX_NPROC] = "nproc",
+	[SANDBOX_MEMORY] = "memory",
+	[SANDBOX_RLIMITS] = "rlimits",
+	[SANDBOX_CAPS] = "caps",
+	[SANDBOX_NO_NEW_PRIVS] = "no_new_privs",
+	[SANDBOX_SECCOMP] = "seccomp",
+};
+
+enum sandbox_mode sandbox_mode_from_string(const char *s)
+{
+	for (int i = 0; mode_names[i]; i++)
+		if (!strcmp(mode_names[i], s))
+			return (enum sandbox_mode)i;
+	return _SANDBOX_MODE_INVALID;
+}
+
+const char *sandbox_mode_to_string(enum sandbox_mode m)
+{
+	return m >= 0 && m < _SANDBOX_MODE_MAX ? mode_names[m] : "invalid";
+}
+
+const char *sandbox_facility_name(enum sandbox_facility f)
+{
+	return f < _SANDBOX_FACILITY_MAX ? facility_names[f] : "invalid";
+}
 
 void sandbox_close_fd(int *fd)
 {
@@ -17,48 +89,891 @@ void sandbox_close_fd(int *fd)
 	*fd = -1;
 }
 
-static void set_limit(int resource, unsigned long long value)
+/* ---- the seccomp program, built once per run in the parent ---- */
+
+/*
+ * Calls no worker needs (python, torch, Triton and the compilers it runs), which a candidate
+ * could use to reach other processes, the kernel's attack surface or the host: each fails with
+ * EPERM. perf_event_open stays allowed: profilers may use it, and it reads only this process
+ * tree's counters at the default perf_event_paranoid.
+ */
+static const char *const denied_calls[] = {
+	"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "kcmp",
+	"mount", "umount2", "pivot_root", "chroot", "move_mount", "open_tree", "fsopen",
+	"fsconfig", "fsmount", "fspick", "mount_setattr", "unshare", "setns", "bpf",
+	"userfaultfd", "kexec_load", "kexec_file_load", "init_module", "finit_module",
+	"delete_module", "keyctl", "add_key", "request_key", "reboot", "swapon", "swapoff",
+	"acct", "syslog", "name_to_handle_at", "open_by_handle_at", "iopl", "ioperm",
+	/* io_uring can open sockets and connect without the socket() call filtered below. */
+	"io_uring_setup", "io_uring_enter", "io_uring_register",
+	NULL,
+};
+
+/* Namespace flags of clone(2); unshare is denied outright, clone only with these. */
+static const unsigned long long ns_clone_flags[] = {
+	CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWNET, CLONE_NEWPID, CLONE_NEWIPC, CLONE_NEWUTS,
+	CLONE_NEWCGROUP,
+};
+
+static int seccomp_build(struct sandbox *box)
 {
-	struct rlimit rl = {.rlim_cur = value, .rlim_max = value};
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	const char *what = "seccomp_init";
+	int r = -ENOMEM, fd = -1;
+	off_t size;
+
+	if (!ctx)
+		goto fail;
+	/*
+	 * System calls of another ABI (i386's int 0x80 on x86-64) would skip the rules below,
+	 * which name native numbers: they kill the whole worker.
+	 */
+	what = "SCMP_FLTATR_ACT_BADARCH";
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+	if (r < 0)
+		goto fail;
+	for (const char *const *n = denied_calls; *n; n++) {
+		int nr = seccomp_syscall_resolve_name(*n);
+
+		if (nr == __NR_SCMP_ERROR)
+			continue; /* not on this architecture or this libseccomp */
+		what = *n;
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+		if (r < 0)
+			goto fail;
+	}
+	/* Unix sockets are how local libraries talk (and harmless in an empty netns); no other. */
+	what = "socket";
+	r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1,
+			     SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+	if (r == 0)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socketpair), 1,
+				     SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+	if (r < 0)
+		goto fail;
+	what = "clone";
+	for (size_t i = 0; i < ARRAY_SIZE(ns_clone_flags); i++) {
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+				     SCMP_A0(SCMP_CMP_MASKED_EQ, ns_clone_flags[i],
+					     ns_clone_flags[i]));
+		if (r < 0)
+			goto fail;
+	}
+	/*
+	 * clone3 passes its flags in memory a filter cannot read: ENOSYS makes glibc (posix_spawn,
+	 * pthread_create) fall back to clone, whose flags it can.
+	 */
+	if (seccomp_syscall_resolve_name("clone3") != __NR_SCMP_ERROR) {
+		what = "clone3";
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+				     seccomp_syscall_resolve_name("clone3"), 0);
+		if (r < 0)
+			goto fail;
+	}
+	what = "exporting the filter";
+	fd = memfd_create("kgb-seccomp", MFD_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		goto fail;
+	}
+	r = seccomp_export_bpf(ctx, fd);
+	if (r < 0)
+		goto fail;
+	size = lseek(fd, 0, SEEK_END);
+	if (size <= 0 || size % (off_t)sizeof(struct sock_filter) ||
+	    size / (off_t)sizeof(struct sock_filter) > BPF_MAXINSNS) {
+		r = -EINVAL;
+		goto fail;
+	}
+	box->filter = xmalloc((size_t)size);
+	if (pread(fd, box->filter, (size_t)size, 0) != size) {
+		r = -EIO;
+		free(box->filter);
+		box->filter = NULL;
+		goto fail;
+	}
+	box->filter_len = (unsigned short)(size / (off_t)sizeof(struct sock_filter));
+	close(fd);
+	seccomp_release(ctx);
+	return 0;
+fail:
+	snprintf(box->seccomp_why, sizeof(box->seccomp_why), "libseccomp: %s: %s", what,
+		 strerror(r < 0 ? -r : ENOMEM));
+	if (fd >= 0)
+		close(fd);
+	if (ctx)
+		seccomp_release(ctx);
+	return r;
+}
+
+/* ---- the pids cgroup ---- */
+
+/* Whether the comma-separated list contains the word. */
+static bool list_has(const char *list, size_t len, const char *word)
+{
+	size_t wl = strlen(word);
+
+	for (size_t i = 0; i < len;) {
+		size_t j = i;
+
+		while (j < len && list[j] != ',' && list[j] != ' ' && list[j] != '\n')
+			j++;
+		if (j - i == wl && !memcmp(list + i, word, wl))
+			return true;
+		i = j + 1;
+	}
+	return false;
+}
+
+/* Undoes mountinfo's octal escapes (\040 for a space) in place. */
+static void unescape_octal(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+struct mountinfo_line {
+	char *root, *mountpoint, *fstype, *super_opts; /* point into the line, unescaped */
+};
+
+/* Splits one /proc/self/mountinfo line in place; false when malformed. */
+static bool mountinfo_parse(char *line, struct mountinfo_line *m)
+{
+	char *f[6] = {0}, *save = NULL, *tok;
+	int n = 0;
+
+	for (tok = strtok_r(line, " ", &save); tok && n < 6; tok = strtok_r(NULL, " ", &save))
+		f[n++] = tok;
+	if (n < 6)
+		return false;
+	m->root = f[3];
+	m->mountpoint = f[4];
+	/* Optional fields end at "-"; then fstype, source, super options. */
+	while (tok && strcmp(tok, "-"))
+		tok = strtok_r(NULL, " ", &save);
+	if (!tok)
+		return false;
+	m->fstype = strtok_r(NULL, " ", &save);
+	(void)strtok_r(NULL, " ", &save);
+	m->super_opts = strtok_r(NULL, " \n", &save);
+	if (!m->fstype || !m->super_opts)
+		return false;
+	unescape_octal(m->root);
+	unescape_octal(m->mountpoint);
+	return true;
+}
+
+/*
+ * This process's pids cgroup directory: cgroup v1's pids hierarchy, else cgroup v2 when its
+ * pids controller is delegated to our children. NULL with *why set otherwise.
+ */
+static char *pids_cgroup_dir(struct strbuf *why)
+{
+	struct strbuf cg = STRBUF_INIT, mi = STRBUF_INIT, sb = STRBUF_INIT;
+	char *v1_path = NULL, *v2_path = NULL, *dir = NULL, *save = NULL;
+	bool v2 = false;
+
+	if (strbuf_read_file(&cg, "/proc/self/cgroup", 1 << 20) < 0 ||
+	    strbuf_read_file(&mi, "/proc/self/mountinfo", 4 << 20) < 0) {
+		strbuf_addstr(why, "cannot read /proc/self/cgroup or mountinfo");
+		goto out;
+	}
+	for (char *l = strtok_r(cg.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *c1 = strchr(l, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+		if (!c2)
+			continue;
+		if (c2 == c1 + 1 && !strncmp(l, "0:", 2))
+			v2_path = c2 + 1;
+		else if (list_has(c1 + 1, (size_t)(c2 - c1 - 1), "pids"))
+			v1_path = c2 + 1;
+	}
+	save = NULL;
+	for (char *l = strtok_r(mi.buf, "\n", &save); l && !dir; l = strtok_r(NULL, "\n", &save)) {
+		struct mountinfo_line m;
+		const char *path;
+		size_t rl;
+
+		if (!mountinfo_parse(l, &m))
+			continue;
+		if (v1_path && !strcmp(m.fstype, "cgroup") &&
+		    list_has(m.super_opts, strlen(m.super_opts), "pids"))
+			path = v1_path;
+		else if (!v1_path && v2_path && !strcmp(m.fstype, "cgroup2"))
+			path = v2_path, v2 = true;
+		else
+			continue;
+		/* The mount shows the hierarchy from m.root down (a container sees its own). */
+		rl = strcmp(m.root, "/") ? strlen(m.root) : 0;
+		if (rl && (strncmp(path, m.root, rl) || (path[rl] && path[rl] != '/')))
+			continue;
+		strbuf_addf(&sb, "%s%s", m.mountpoint, path + rl);
+		dir = strbuf_detach(&sb, NULL);
+	}
+	if (!dir) {
+		strbuf_addstr(why, "no pids cgroup hierarchy mounted");
+		goto out;
+	}
+	if (v2) {
+		struct strbuf ctl = STRBUF_INIT;
+		char *p = path_join(dir, "cgroup.subtree_control");
+		bool ok = strbuf_read_file(&ctl, p, 4096) == 0 &&
+			  list_has(ctl.buf, ctl.len, "pids");
+
+		free(p);
+		strbuf_release(&ctl);
+		if (!ok) {
+			strbuf_addf(why, "cgroup v2 '%s' does not delegate pids", dir);
+			free(dir);
+			dir = NULL;
+		}
+	}
+out:
+	strbuf_release(&cg);
+	strbuf_release(&mi);
+	return dir;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), r = 0;
+	size_t len = strlen(text);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, len);
+	if (n != (ssize_t)len)
+		r = n < 0 ? -errno : -EIO;
+	close(fd);
+	return r;
+}
+
+/* SIGKILL to every task listed in a cgroup; the number of tasks seen. */
+static int cgroup_kill_all(const char *cgroup)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *procs = path_join(cgroup, "cgroup.procs"), *save = NULL;
+	int n = 0;
+
+	if (strbuf_read_file(&sb, procs, 1 << 20) == 0) {
+		for (char *l = strtok_r(sb.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			long pid;
+
+			if (parse_long(l, &pid) == 0 && pid > 1) {
+				kill((pid_t)pid, SIGKILL);
+				n++;
+			}
+		}
+	}
+	free(procs);
+	strbuf_release(&sb);
+	return n;
+}
+
+/* Kills what is left in a worker's cgroup and removes it; a few tries while tasks exit. */
+static void cgroup_remove(const char *cgroup)
+{
+	for (int i = 0; i < 200; i++) {
+		struct timespec ts = {0, 1000000};
+
+		cgroup_kill_all(cgroup);
+		if (rmdir(cgroup) == 0 || errno == ENOENT)
+			return;
+		if (errno != EBUSY)
+			return;
+		/* Killed tasks leave the cgroup once their parent (init) has reaped them. */
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Removes the cgroups "kgb-<pid>-..." of kgb processes that are gone (killed with -9). */
+static void cgroup_remove_stale(const char *dir)
+{
+	char **names = NULL;
+
+	if (list_dir_sorted(dir, &names) < 0)
+		return;
+	for (char **n = names; *n; n++) {
+		const char *p = *n + 4;
+		long pid = 0;
+
+		if (strncmp(*n, "kgb-", 4) || !(*p >= '0' && *p <= '9'))
+			continue;
+		while (*p >= '0' && *p <= '9')
+			pid = pid * 10 + (*p++ - '0');
+		if (*p != '-' || pid <= 0 || pid == getpid() ||
+		    (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+			continue;
+		{
+			char *path = path_join(dir, *n);
+			cgroup_remove(path);
+			free(path);
+		}
+	}
+	strv_free(names);
+}
+
+static void cgroup_setup(struct sandbox *box)
+{
+	struct strbuf why = STRBUF_INIT, probe = STRBUF_INIT;
+	char *dir = pids_cgroup_dir(&why), *max;
+	int r;
+
+	if (!dir) {
+		snprintf(box->cgroup_why, sizeof(box->cgroup_why), "%s", why.buf);
+		strbuf_release(&why);
+		return;
+	}
+	cgroup_remove_stale(dir);
+	strbuf_addf(&probe, "%s/kgb-%ld-probe", dir, (long)getpid());
+	max = path_join(probe.buf, "pids.max");
+	if (mkdir(probe.buf, 0755) < 0 && errno != EEXIST) {
+		r = -errno;
+	} else {
+		r = write_file(max, "max");
+		rmdir(probe.buf);
+	}
+	if (r < 0) {
+		snprintf(box->cgroup_why, sizeof(box->cgroup_why),
+			 "cannot create a pids cgroup in '%s': %s", dir, strerror(-r));
+		free(dir);
+	} else {
+		box->cgroup_dir = dir;
+	}
+	free(max);
+	strbuf_release(&probe);
+	strbuf_release(&why);
+}
+
+struct sandbox *sandbox_new(enum sandbox_mode mode)
+{
+	struct sandbox *box = xcalloc(1, sizeof(*box));
+
+	box->mode = mode;
+	if (mode == SANDBOX_OFF)
+		return box;
+	(void)seccomp_build(box);
+	cgroup_setup(box);
+	return box;
+}
+
+void sandbox_free(struct sandbox *box)
+{
+	if (!box)
+		return;
+	free(box->filter);
+	free(box->cgroup_dir);
+	free(box);
+}
+
+enum sandbox_mode sandbox_mode(const struct sandbox *box)
+{
+	return box ? box->mode : SANDBOX_OFF;
+}
+
+/* ---- the child, between fork and exec ---- */
+
+/* What the parent prepares so that the child only makes system calls. */
+struct plan {
+	char **mounts;		  /* mount points of kgb's namespace, in mount order */
+	char uid_map[64], gid_map[64];
+	char scratch_opts[64], shm_opts[64];
+	const char *cgroup_procs; /* the worker's cgroup.procs, or NULL */
+};
+
+static void rep_set(struct sandbox_report *r, enum sandbox_facility f, enum sandbox_state s,
+		    const char *what, const char *arg, int err)
+{
+	char *o = r->reason[f];
+	size_t n = 0, cap = SANDBOX_REASON_MAX - 1;
+	const char *parts[6] = {what, arg ? " '" : NULL, arg, arg ? "'" : NULL,
+				err ? ": " : NULL, err ? strerror(err) : NULL};
+
+	/* The first failure of a facility is the one worth reporting. */
+	if (r->state[f] == SANDBOX_STATE_UNAVAILABLE)
+		return;
+	r->state[f] = (unsigned char)s;
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++)
+		for (const char *p = parts[i]; p && *p && n < cap; p++)
+			o[n++] = *p;
+	o[n] = '\0';
+}
+
+static void set_limit(int resource, unsigned long long soft, unsigned long long hard)
+{
+	struct rlimit rl = {.rlim_cur = soft, .rlim_max = hard};
 
 	(void)setrlimit(resource, &rl);
 }
 
-/* In the child between fork and exec: only async-signal-safe calls, then _exit. */
-static void child_exec(const struct sandbox_opts *o, int in_r, int out_w, int err_w,
-		       pid_t parent)
+/* mkdir -p without allocation; 0 or an errno value. */
+static int child_mkdir_p(const char *path)
 {
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+	struct stat st;
+
+	if (len >= sizeof(buf))
+		return ENAMETOOLONG;
+	memcpy(buf, path, len + 1);
+	for (size_t i = 1; i <= len; i++) {
+		if (buf[i] != '/' && buf[i] != '\0')
+			continue;
+		buf[i] = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST &&
+		    !(stat(buf, &st) == 0 && S_ISDIR(st.st_mode)))
+			return errno;
+		if (i < len)
+			buf[i] = '/';
+	}
+	return 0;
+}
+
+/*
+ * The per-mount flags of a mount, which a bind remount in a user namespace must keep.
+ * *ret_rdonly is also true for a mount point this process cannot reach: it cannot write there.
+ */
+static unsigned long mount_flags_of(const char *path, bool *ret_rdonly)
+{
+	struct statfs sf;
+	unsigned long f = 0;
+
+	*ret_rdonly = true;
+	if (statfs(path, &sf) < 0)
+		return 0;
+	*ret_rdonly = sf.f_flags & ST_RDONLY;
+	f |= sf.f_flags & ST_NOSUID ? MS_NOSUID : 0;
+	f |= sf.f_flags & ST_NODEV ? MS_NODEV : 0;
+	f |= sf.f_flags & ST_NOEXEC ? MS_NOEXEC : 0;
+	f |= sf.f_flags & ST_NOATIME ? MS_NOATIME : 0;
+	f |= sf.f_flags & ST_NODIRATIME ? MS_NODIRATIME : 0;
+	f |= sf.f_flags & ST_RELATIME ? MS_RELATIME : 0;
+	if (!(sf.f_flags & (ST_NOATIME | ST_RELATIME)))
+		f |= MS_STRICTATIME;
+	return f;
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+/* "/proc/self/fd/N" for a bind mount from an fd opened before the paths were covered. */
+static void fd_path(char out[32], int fd)
+{
+	char digits[12];
+	int n = 0;
+
+	memcpy(out, "/proc/self/fd/", 14);
+	do
+		digits[n++] = (char)('0' + fd % 10);
+	while ((fd /= 10) > 0);
+	for (int i = 0; i < n; i++)
+		out[14 + i] = digits[n - 1 - i];
+	out[14 + n] = '\0';
+}
+
+static void child_mounts(const struct sandbox_opts *o, const struct plan *p,
+			 struct sandbox_report *rep)
+{
+	int wfd[8], wfd_err[8];
+	size_t nw = 0;
+	bool rdonly;
+
+	/* Opened first: the tmpfs over the scratch root covers these paths below. */
+	for (const char *const *w = o->writable; w && *w && nw < ARRAY_SIZE(wfd); w++) {
+		wfd[nw] = open(*w, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		wfd_err[nw++] = errno;
+	}
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+		rep_set(rep, SANDBOX_READONLY_FS, SANDBOX_STATE_UNAVAILABLE,
+			"making mounts private", NULL, errno);
+		rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE,
+			"making mounts private", NULL, errno);
+		return;
+	}
+	/*
+	 * Read-only: every mount of kgb's namespace, each on its own (a bind remount is not
+	 * recursive). /dev stays as it is: CUDA opens /dev/nvidia*, and a read-only mount would
+	 * not protect device nodes anyway.
+	 */
+	rep_set(rep, SANDBOX_READONLY_FS, SANDBOX_STATE_APPLIED, "", NULL, 0);
+	for (char **m = p->mounts; m && *m; m++) {
+		unsigned long f;
+
+		if (under(*m, "/dev"))
+			continue;
+		f = mount_flags_of(*m, &rdonly);
+		if (rdonly)
+			continue;
+		if (mount(NULL, *m, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | f, NULL) < 0)
+			rep_set(rep, SANDBOX_READONLY_FS, SANDBOX_STATE_UNAVAILABLE,
+				"cannot remount read-only", *m, errno);
+	}
+	rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_APPLIED, "", NULL, 0);
+	if (access("/dev/shm", F_OK) == 0 &&
+	    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, p->shm_opts) < 0)
+		rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE,
+			"cannot mount a tmpfs on", "/dev/shm", errno);
+	/* An empty tmpfs over the scratch root hides the other slots and candidates. */
+	if (o->hide) {
+		int e = child_mkdir_p(o->hide);
+
+		if (e || mount("tmpfs", o->hide, "tmpfs", MS_NOSUID | MS_NODEV,
+			       "size=1m,nr_inodes=256,mode=0755") < 0)
+			rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE,
+				"cannot hide", o->hide, e ? e : errno);
+	}
+	if (o->cwd) {
+		int e = child_mkdir_p(o->cwd);
+
+		if (e || mount("tmpfs", o->cwd, "tmpfs", MS_NOSUID | MS_NODEV, p->scratch_opts) < 0)
+			rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE,
+				"cannot mount the scratch tmpfs on", o->cwd, e ? e : errno);
+	}
+	for (size_t i = 0; i < nw; i++) {
+		const char *w = o->writable[i];
+		unsigned long flags;
+		char src[32];
+		int e;
+
+		if (wfd[i] < 0) {
+			rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE,
+				"cannot open", w, wfd_err[i]);
+			continue;
+		}
+		fd_path(src, wfd[i]);
+		e = child_mkdir_p(w);
+		if (e || mount(src, w, NULL, MS_BIND, NULL) < 0) {
+			rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE,
+				"cannot bind", w, e ? e : errno);
+			continue;
+		}
+		/* The bind inherits the read-only flag set above: lift it on this one. */
+		flags = mount_flags_of(w, &rdonly);
+		if (mount(NULL, w, NULL, MS_BIND | MS_REMOUNT | flags, NULL) < 0)
+			rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE,
+				"cannot make writable", w, errno);
+		close(wfd[i]);
+	}
+	if (o->hide && mount(NULL, o->hide, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID |
+						  MS_NODEV, NULL) < 0)
+		rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE,
+			"cannot remount read-only", o->hide, errno);
+}
+
+/* Enters the namespaces; records what worked. */
+static void child_namespaces(const struct plan *p, struct sandbox_report *rep)
+{
+	int e;
+
+	if (unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS) == 0) {
+		rep_set(rep, SANDBOX_USERNS, SANDBOX_STATE_APPLIED, "", NULL, 0);
+		rep_set(rep, SANDBOX_NETNS, SANDBOX_STATE_APPLIED, "", NULL, 0);
+		rep_set(rep, SANDBOX_MNTNS, SANDBOX_STATE_APPLIED, "", NULL, 0);
+		/* Without a gid map, setgroups must be denied first (user_namespaces(7)). */
+		if ((e = -write_file("/proc/self/setgroups", "deny")) > 0 ||
+		    (e = -write_file("/proc/self/uid_map", p->uid_map)) > 0 ||
+		    (e = -write_file("/proc/self/gid_map", p->gid_map)) > 0)
+			rep_set(rep, SANDBOX_USERNS, SANDBOX_STATE_UNAVAILABLE,
+				"cannot map the uid and gid", NULL, e);
+		return;
+	}
+	e = errno;
+	rep_set(rep, SANDBOX_USERNS, SANDBOX_STATE_UNAVAILABLE, "unshare(CLONE_NEWUSER)", NULL,
+		e);
+	/* Without a user namespace, the other two need CAP_SYS_ADMIN (kgb run as root). */
+	if (unshare(CLONE_NEWNET | CLONE_NEWNS) == 0) {
+		rep_set(rep, SANDBOX_NETNS, SANDBOX_STATE_APPLIED, "", NULL, 0);
+		rep_set(rep, SANDBOX_MNTNS, SANDBOX_STATE_APPLIED, "", NULL, 0);
+		return;
+	}
+	e = errno;
+	rep_set(rep, SANDBOX_NETNS, SANDBOX_STATE_UNAVAILABLE, "unshare(CLONE_NEWNET)", NULL, e);
+	rep_set(rep, SANDBOX_MNTNS, SANDBOX_STATE_UNAVAILABLE, "unshare(CLONE_NEWNS)", NULL, e);
+	rep_set(rep, SANDBOX_READONLY_FS, SANDBOX_STATE_UNAVAILABLE, "no mount namespace", NULL,
+		0);
+	rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE, "no mount namespace",
+		NULL, 0);
+}
+
+static void child_limits(const struct sandbox_opts *o, bool boxed, bool in_cgroup,
+			 const struct sandbox *box, struct sandbox_report *rep)
+{
+	const struct sandbox_limits *l = &o->limits;
+
+	set_limit(RLIMIT_CORE, 0, 0);
+	if (l->file_bytes)
+		set_limit(RLIMIT_FSIZE, l->file_bytes, l->file_bytes);
+	if (l->open_files)
+		set_limit(RLIMIT_NOFILE, l->open_files, l->open_files);
+	if (l->cpu_s)
+		set_limit(RLIMIT_CPU, l->cpu_s, l->cpu_s + SANDBOX_CPU_GRACE_S);
+	rep_set(rep, SANDBOX_RLIMITS, SANDBOX_STATE_APPLIED, "", NULL, 0);
+	if (!boxed)
+		return;
+	if (l->memory_bytes) {
+		set_limit(RLIMIT_AS, l->memory_bytes, l->memory_bytes);
+		rep_set(rep, SANDBOX_MEMORY, SANDBOX_STATE_APPLIED, "", NULL, 0);
+	} else {
+		rep_set(rep, SANDBOX_MEMORY, SANDBOX_STATE_NOT_ENFORCED,
+			l->memory_why ? l->memory_why : "no limit configured", NULL, 0);
+	}
+	if (!l->procs) {
+		rep_set(rep, SANDBOX_NPROC, SANDBOX_STATE_NOT_ENFORCED, "no limit configured",
+			NULL, 0);
+		return;
+	}
+	/*
+	 * RLIMIT_NPROC counts per user namespace (Linux >= 5.14), so in our own it bounds this
+	 * worker alone; outside one it would count every process of the user. It never applies
+	 * to root (uid 0 is exempt), where only a pids cgroup limits a fork bomb.
+	 */
+	if (rep->state[SANDBOX_USERNS] == SANDBOX_STATE_APPLIED && getuid() != 0)
+		set_limit(RLIMIT_NPROC, l->procs, l->procs);
+	if (in_cgroup)
+		rep_set(rep, SANDBOX_NPROC, SANDBOX_STATE_APPLIED, "pids cgroup", NULL, 0);
+	else if (rep->state[SANDBOX_USERNS] == SANDBOX_STATE_APPLIED && getuid() != 0)
+		rep_set(rep, SANDBOX_NPROC, SANDBOX_STATE_APPLIED, "RLIMIT_NPROC", NULL, 0);
+	else if (getuid() == 0)
+		rep_set(rep, SANDBOX_NPROC, SANDBOX_STATE_UNAVAILABLE,
+			"RLIMIT_NPROC does not limit root, and no pids cgroup:",
+			box->cgroup_dir ? "cannot join" : box->cgroup_why, 0);
+	else
+		rep_set(rep, SANDBOX_NPROC, SANDBOX_STATE_UNAVAILABLE,
+			"no user namespace (RLIMIT_NPROC would count every process of this user) "
+			"and no pids cgroup:",
+			box->cgroup_dir ? "cannot join" : box->cgroup_why, 0);
+}
+
+/*
+ * Empties the bounding, ambient and inheritable capability sets: after exec the worker has no
+ * capability, not even as root (in its user namespace, or kgb's when there is none). Nothing a
+ * worker does needs one. 0 or an errno value.
+ */
+static int child_drop_caps(void)
+{
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[2];
+
+	for (int cap = 0; cap < 64; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL)
+			return errno;
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+		return errno;
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		return errno;
+	data[0].inheritable = data[1].inheritable = 0;
+	if (syscall(SYS_capset, &hdr, data) < 0)
+		return errno;
+	return 0;
+}
+
+static KGB_NORETURN void child_exec(const struct sandbox_opts *o, const struct plan *p,
+				    int in_r, int out_w, int err_w, int rep_w, pid_t parent)
+{
+	const struct sandbox *box = o->box;
+	bool boxed = box && box->mode != SANDBOX_OFF, in_cgroup = false;
+	struct sandbox_report rep;
+	enum sandbox_facility missing;
+	int e;
+
+	memset(&rep, 0, sizeof(rep));
 	setpgid(0, 0);
 	/* If kgb dies (kill -9 included), the worker follows instead of running on. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
-		_exit(127);
-	if (dup2(in_r, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
-		_exit(127);
-	/* Nothing of kgb's (the store's SQLite file, sibling workers' pipes) leaks in. */
-	syscall(SYS_close_range, 3U, ~0U, 0U);
-	set_limit(RLIMIT_CORE, 0);
-	if (o->max_file_bytes)
-		set_limit(RLIMIT_FSIZE, o->max_file_bytes);
-	if (o->max_open_files)
-		set_limit(RLIMIT_NOFILE, o->max_open_files);
-	if (o->max_cpu_s)
-		set_limit(RLIMIT_CPU, o->max_cpu_s);
+		_exit(SANDBOX_EXIT_EXEC);
+	if (!o->inherit_stdio &&
+	    (dup2(in_r, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0))
+		_exit(SANDBOX_EXIT_EXEC);
+	/* The report pipe becomes fd 3, closed by exec; nothing else of kgb's leaks in. */
+	if (rep_w != 3 && dup3(rep_w, 3, O_CLOEXEC) < 0)
+		_exit(SANDBOX_EXIT_EXEC);
+	syscall(SYS_close_range, 4U, ~0U, 0U);
+	if (boxed) {
+		/* Joined before the user namespace: the cgroup files belong to the outer uid. */
+		if (p->cgroup_procs)
+			in_cgroup = write_file(p->cgroup_procs, "0") == 0;
+		child_namespaces(p, &rep);
+		/* A new user namespace changed our credentials, which clears the death signal. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(SANDBOX_EXIT_EXEC);
+		if (rep.state[SANDBOX_MNTNS] == SANDBOX_STATE_APPLIED)
+			child_mounts(o, p, &rep);
+	}
+	child_limits(o, boxed, in_cgroup, box, &rep);
+	if (boxed) {
+		e = child_drop_caps();
+		rep_set(&rep, SANDBOX_CAPS, e ? SANDBOX_STATE_UNAVAILABLE : SANDBOX_STATE_APPLIED,
+			e ? "dropping capabilities" : "", NULL, e);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
+			rep_set(&rep, SANDBOX_NO_NEW_PRIVS, SANDBOX_STATE_APPLIED, "", NULL, 0);
+		else
+			rep_set(&rep, SANDBOX_NO_NEW_PRIVS, SANDBOX_STATE_UNAVAILABLE,
+				"prctl(PR_SET_NO_NEW_PRIVS)", NULL, errno);
+		if (box->filter) {
+			struct sock_fprog prog = {.len = box->filter_len, .filter = box->filter};
+
+			if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0)
+				rep_set(&rep, SANDBOX_SECCOMP, SANDBOX_STATE_APPLIED, "", NULL, 0);
+			else
+				rep_set(&rep, SANDBOX_SECCOMP, SANDBOX_STATE_UNAVAILABLE,
+					"prctl(PR_SET_SECCOMP)", NULL, errno);
+		} else {
+			rep_set(&rep, SANDBOX_SECCOMP, SANDBOX_STATE_UNAVAILABLE, box->seccomp_why,
+				NULL, 0);
+		}
+	}
+	(void)!write(3, &rep, sizeof(rep));
+	if (boxed && box->mode == SANDBOX_STRICT && sandbox_report_missing(&rep, &missing))
+		_exit(SANDBOX_EXIT_SETUP);
 	signal(SIGPIPE, SIG_DFL);
 	if (o->cwd && chdir(o->cwd) < 0)
-		_exit(127);
-	execvpe(o->argv[0], o->argv, o->envp);
-	_exit(127);
+		e = errno;
+	else {
+		execvpe(o->argv[0], o->argv, o->envp);
+		e = errno;
+	}
+	(void)!write(3, &e, sizeof(e));
+	_exit(SANDBOX_EXIT_EXEC);
+}
+
+/* ---- the parent ---- */
+
+static char **read_mounts(void)
+{
+	struct strbuf mi = STRBUF_INIT;
+	char **v = NULL, *save = NULL;
+	size_t n = 0, alloc = 0;
+
+	if (strbuf_read_file(&mi, "/proc/self/mountinfo", 4 << 20) < 0) {
+		strbuf_release(&mi);
+		return NULL;
+	}
+	for (char *l = strtok_r(mi.buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		struct mountinfo_line m;
+
+		if (!mountinfo_parse(l, &m))
+			continue;
+		XGROW(v, n + 2, alloc);
+		v[n++] = xstrdup(m.mountpoint);
+		v[n] = NULL;
+	}
+	strbuf_release(&mi);
+	return v;
+}
+
+/* Makes the worker's pids cgroup; NULL when there is none (the child then reports why). */
+static char *cgroup_make(struct sandbox *box, unsigned long procs)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *max, value[32];
+
+	if (!box->cgroup_dir || !procs)
+		return NULL;
+	strbuf_addf(&sb, "%s/kgb-%ld-%lu", box->cgroup_dir, (long)getpid(), box->seq++);
+	max = path_join(sb.buf, "pids.max");
+	snprintf(value, sizeof(value), "%lu", procs);
+	if ((mkdir(sb.buf, 0755) < 0 && errno != EEXIST) || write_file(max, value) < 0) {
+		rmdir(sb.buf);
+		strbuf_release(&sb);
+		free(max);
+		return NULL;
+	}
+	free(max);
+	return strbuf_detach(&sb, NULL);
+}
+
+static ssize_t read_full(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+static void wait_blocking(struct sandbox_child *c)
+{
+	while (!c->reaped) {
+		int status;
+		struct rusage ru;
+		pid_t r = wait4(c->pid, &status, 0, &ru);
+
+		if (r == c->pid) {
+			c->reaped = true;
+			c->status = status;
+			c->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+				   (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+		} else if (r < 0 && errno != EINTR) {
+			break;
+		}
+	}
 }
 
 int sandbox_spawn(const struct sandbox_opts *o, struct sandbox_child *ret, struct strbuf *err)
 {
-	int in[2] = {-1, -1}, out[2] = {-1, -1}, er[2] = {-1, -1};
+	int in[2] = {-1, -1}, out[2] = {-1, -1}, er[2] = {-1, -1}, rep[2] = {-1, -1};
+	struct sandbox *box = (struct sandbox *)o->box;
+	bool boxed = box && box->mode != SANDBOX_OFF;
+	struct plan plan = {0};
+	char *cgroup = NULL, *procs = NULL;
 	pid_t parent = getpid(), pid;
+	enum sandbox_facility missing;
+	ssize_t n;
+	int r = -EAGAIN;
 
-	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(er, O_CLOEXEC) < 0) {
+	memset(ret, 0, sizeof(*ret));
+	ret->pid = -1;
+	ret->pidfd = ret->in_fd = ret->out_fd = ret->err_fd = -1;
+	if ((!o->inherit_stdio &&
+	     (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || pipe2(er, O_CLOEXEC) < 0)) ||
+	    pipe2(rep, O_CLOEXEC) < 0) {
 		strbuf_addf(err, "cannot create pipes: %s", strerror(errno));
 		goto fail;
+	}
+	if (boxed) {
+		unsigned long long scratch = o->limits.scratch_bytes;
+
+		if (!scratch)
+			scratch = SANDBOX_DEFAULT_SCRATCH_BYTES;
+
+		plan.mounts = read_mounts();
+		snprintf(plan.uid_map, sizeof(plan.uid_map), "%u %u 1\n", (unsigned)getuid(),
+			 (unsigned)getuid());
+		snprintf(plan.gid_map, sizeof(plan.gid_map), "%u %u 1\n", (unsigned)getgid(),
+			 (unsigned)getgid());
+		snprintf(plan.scratch_opts, sizeof(plan.scratch_opts), "size=%llu,mode=0700",
+			 scratch);
+		snprintf(plan.shm_opts, sizeof(plan.shm_opts), "size=%llu,mode=1777",
+			 SANDBOX_SHM_BYTES);
+		cgroup = cgroup_make(box, o->limits.procs);
+		if (cgroup) {
+			procs = path_join(cgroup, "cgroup.procs");
+			plan.cgroup_procs = procs;
+		}
 	}
 	pid = fork();
 	if (pid < 0) {
@@ -66,46 +981,85 @@ int sandbox_spawn(const struct sandbox_opts *o, struct sandbox_child *ret, struc
 		goto fail;
 	}
 	if (pid == 0)
-		child_exec(o, in[0], out[1], er[1], parent);
+		child_exec(o, &plan, in[0], out[1], er[1], rep[1], parent);
 	/* Also from the parent, so a kill of the group cannot race the child's setpgid. */
 	setpgid(pid, pid);
-	close(in[0]);
-	close(out[1]);
-	close(er[1]);
-	memset(ret, 0, sizeof(*ret));
 	ret->pid = pid;
+	ret->cgroup = cgroup;
+	cgroup = NULL;
+	sandbox_close_fd(&in[0]);
+	sandbox_close_fd(&out[1]);
+	sandbox_close_fd(&er[1]);
+	sandbox_close_fd(&rep[1]);
 	ret->in_fd = in[1];
 	ret->out_fd = out[0];
 	ret->err_fd = er[0];
-	fcntl(ret->in_fd, F_SETFL, O_NONBLOCK);
-	fcntl(ret->out_fd, F_SETFL, O_NONBLOCK);
-	fcntl(ret->err_fd, F_SETFL, O_NONBLOCK);
+	in[1] = out[0] = er[0] = -1;
+	/* The child writes its report before exec, and its exec error if exec fails. */
+	n = read_full(rep[0], &ret->report, sizeof(ret->report));
+	if (n != (ssize_t)sizeof(ret->report)) {
+		sandbox_destroy(ret);
+		strbuf_addstr(err, "the worker died while entering its sandbox (");
+		sandbox_describe_exit(ret, &o->limits, err);
+		strbuf_addch(err, ')');
+		r = -EIO;
+		goto fail;
+	}
+	if (read_full(rep[0], &ret->exec_errno, sizeof(ret->exec_errno)) !=
+	    (ssize_t)sizeof(ret->exec_errno))
+		ret->exec_errno = 0;
+	if (boxed && box->mode == SANDBOX_STRICT &&
+	    sandbox_report_missing(&ret->report, &missing)) {
+		sandbox_destroy(ret);
+		strbuf_addf(err, "sandbox: %s unavailable: %s (--sandbox=strict)",
+			    sandbox_facility_name(missing), ret->report.reason[missing]);
+		r = -EPERM;
+		goto fail;
+	}
+	if (ret->in_fd >= 0) {
+		fcntl(ret->in_fd, F_SETFL, O_NONBLOCK);
+		fcntl(ret->out_fd, F_SETFL, O_NONBLOCK);
+		fcntl(ret->err_fd, F_SETFL, O_NONBLOCK);
+	}
 	ret->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	if (ret->pidfd < 0)
 		ret->pidfd = -1;
+	sandbox_close_fd(&rep[0]);
+	free(procs);
+	strv_free(plan.mounts);
 	return 0;
 fail:
 	for (int i = 0; i < 2; i++) {
 		sandbox_close_fd(&in[i]);
 		sandbox_close_fd(&out[i]);
 		sandbox_close_fd(&er[i]);
+		sandbox_close_fd(&rep[i]);
 	}
-	return -EAGAIN;
+	if (cgroup) {
+		cgroup_remove(cgroup);
+		free(cgroup);
+	}
+	free(procs);
+	strv_free(plan.mounts);
+	return r;
 }
 
 bool sandbox_reap(struct sandbox_child *c)
 {
 	int status;
+	struct rusage ru;
 	pid_t r;
 
 	if (c->reaped)
 		return true;
 	do
-		r = waitpid(c->pid, &status, WNOHANG);
+		r = wait4(c->pid, &status, WNOHANG, &ru);
 	while (r < 0 && errno == EINTR);
 	if (r == c->pid) {
 		c->reaped = true;
 		c->status = status;
+		c->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+			   (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
 	}
 	return c->reaped;
 }
@@ -114,24 +1068,118 @@ void sandbox_kill_group(struct sandbox_child *c)
 {
 	if (c->pid > 0)
 		kill(-c->pid, SIGKILL);
+	/* A process that left the group (setsid) is still in the cgroup. */
+	if (c->cgroup)
+		cgroup_kill_all(c->cgroup);
 }
 
 void sandbox_destroy(struct sandbox_child *c)
 {
 	sandbox_kill_group(c);
-	while (!c->reaped) {
-		int status;
-		pid_t r = waitpid(c->pid, &status, 0);
-
-		if (r == c->pid) {
-			c->reaped = true;
-			c->status = status;
-		} else if (r < 0 && errno != EINTR) {
-			break;
-		}
-	}
+	if (c->pid > 0)
+		wait_blocking(c);
 	sandbox_close_fd(&c->in_fd);
 	sandbox_close_fd(&c->out_fd);
 	sandbox_close_fd(&c->err_fd);
 	sandbox_close_fd(&c->pidfd);
+	if (c->cgroup) {
+		cgroup_remove(c->cgroup);
+		free(c->cgroup);
+		c->cgroup = NULL;
+	}
+}
+
+bool sandbox_report_missing(const struct sandbox_report *r, enum sandbox_facility *ret_first)
+{
+	for (int f = 0; f < _SANDBOX_FACILITY_MAX; f++) {
+		if (r->state[f] == SANDBOX_STATE_UNAVAILABLE) {
+			*ret_first = (enum sandbox_facility)f;
+			return true;
+		}
+	}
+	return false;
+}
+
+json_t *sandbox_report_json(const struct sandbox_report *r, enum sandbox_mode mode)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "mode", json_string(sandbox_mode_to_string(mode)));
+	for (int f = 0; f < _SANDBOX_FACILITY_MAX; f++) {
+		struct strbuf sb = STRBUF_INIT;
+		char reason[SANDBOX_REASON_MAX];
+
+		memcpy(reason, r->reason[f], sizeof(reason));
+		reason[sizeof(reason) - 1] = '\0';
+		switch (r->state[f]) {
+		case SANDBOX_STATE_APPLIED:
+			/* How, where there is a choice ("applied: pids cgroup"). */
+			strbuf_addf(&sb, "applied%s%s", *reason ? ": " : "", reason);
+			break;
+		case SANDBOX_STATE_UNAVAILABLE:
+			strbuf_addf(&sb, "unavailable: %s", reason);
+			break;
+		case SANDBOX_STATE_NOT_ENFORCED:
+			strbuf_addf(&sb, "not enforced: %s", reason);
+			break;
+		default:
+			strbuf_addstr(&sb, "off");
+			break;
+		}
+		json_object_set_new(o, facility_names[f], json_string(sb.buf));
+		strbuf_release(&sb);
+	}
+	return o;
+}
+
+static void add_mib(struct strbuf *out, unsigned long long bytes)
+{
+	strbuf_addf(out, "%llu MiB", bytes >> 20);
+}
+
+void sandbox_describe_exit(const struct sandbox_child *c, const struct sandbox_limits *l,
+			   struct strbuf *out)
+{
+	int st = c->status, sig;
+
+	if (!c->reaped) {
+		strbuf_addstr(out, "not reaped");
+		return;
+	}
+	if (WIFEXITED(st)) {
+		strbuf_addf(out, "exited with status %d", WEXITSTATUS(st));
+		if (c->exec_errno)
+			strbuf_addf(out, " (cannot execute: %s)", strerror(c->exec_errno));
+		return;
+	}
+	if (!WIFSIGNALED(st)) {
+		strbuf_addf(out, "ended with wait status %d", st);
+		return;
+	}
+	sig = WTERMSIG(st);
+	switch (sig) {
+	case SIGXCPU:
+		strbuf_addf(out, "killed by signal %d (SIGXCPU): CPU time limit %llu s", sig,
+			    l->cpu_s);
+		break;
+	case SIGXFSZ:
+		strbuf_addf(out, "killed by signal %d (SIGXFSZ): file size limit ", sig);
+		add_mib(out, l->file_bytes);
+		break;
+	case SIGSYS:
+		strbuf_addf(out, "killed by signal %d (SIGSYS): a system call of another "
+				 "architecture, which the seccomp filter rejects", sig);
+		break;
+	case SIGKILL:
+		/* SIGXCPU ignored: the kernel sends SIGKILL at the hard limit. */
+		if (l->cpu_s && c->cpu_s >= (double)l->cpu_s)
+			strbuf_addf(out, "killed by signal %d (SIGKILL): CPU time limit %llu s "
+					 "(hard limit, %.0f s used)", sig, l->cpu_s, c->cpu_s);
+		else
+			strbuf_addf(out, "killed by signal %d (%s)", sig, strsignal(sig));
+		break;
+	default:
+		strbuf_addf(out, "killed by signal %d (%s)", sig, strsignal(sig));
+		break;
+	}
 }

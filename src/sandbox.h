@@ -1,52 +1,161 @@
 /*
- * sandbox.h - starting and stopping untrusted worker processes.
+ * sandbox.h - starting and stopping untrusted worker processes, and the sandbox around them
+ * (DESIGN §2 "Isolation"; docs/security.md says what each layer enforces and where it stops).
  *
  * Call sequence (git's run-command.h style):
- *   1. fill struct sandbox_opts (argv, envp, cwd, limits);
- *   2. sandbox_spawn(): fork + exec at once; the child gets its own process group, a parent-death
- *      signal, resource limits, stdin/stdout/stderr on pipes, and no other inherited fds;
- *   3. talk over child.in_fd / out_fd / err_fd (all O_CLOEXEC, non-blocking in the parent);
- *   4. sandbox_reap() when it may have exited (pidfd readable, or periodically);
- *   5. sandbox_kill_group() on timeout, and always once after exit (stray grandchildren);
- *   6. sandbox_close() closes whatever fds remain.
+ *   1. once per run: sandbox_new(mode) prepares what every worker shares (the seccomp program,
+ *      the pids cgroup), and removes pids cgroups of kgb processes that died;
+ *   2. per worker, fill struct sandbox_opts (argv, envp, cwd, the box, the directories to hide
+ *      and keep writable, limits);
+ *   3. sandbox_spawn(): fork + exec at once. The child gets its own process group, a
+ *      parent-death signal, stdin/stdout/stderr on pipes and no other inherited fd. Under a box
+ *      it then enters, in this order, each step best-effort: a pids cgroup; new user, network
+ *      and mount namespaces (uid and gid mapped to themselves; no network; every mount read-only
+ *      except a fresh size-capped tmpfs at cwd and the `writable` directories; the contents of
+ *      `hide` replaced by an empty tmpfs; a fresh /dev/shm; /dev otherwise untouched, so CUDA's
+ *      /dev/nvidia* keep working); resource limits (CPU time, open files, file size, processes,
+ *      address space, no core dumps); an empty capability bounding set (no capability after
+ *      exec, even as root); PR_SET_NO_NEW_PRIVS; a seccomp filter that fails with
+ *      EPERM the calls no worker needs (sockets other than AF_UNIX, ptrace, mount, namespaces,
+ *      bpf, modules, keyrings...). Before exec, the child reports what it applied over a pipe;
+ *      sandbox_spawn() returns that in child->report. A step that fails is recorded there, not
+ *      fatal, except in SANDBOX_STRICT mode, where the child stops before exec and
+ *      sandbox_spawn() fails with -EPERM naming the facility;
+ *   4. talk over child.in_fd / out_fd / err_fd (all O_CLOEXEC, non-blocking in the parent);
+ *   5. sandbox_reap() when it may have exited (pidfd readable, or periodically);
+ *   6. sandbox_kill_group() on timeout, and always once after exit (stray grandchildren; with a
+ *      pids cgroup, also those that left the process group);
+ *   7. sandbox_destroy() kills, reaps, closes fds and removes the worker's cgroup;
+ *   8. sandbox_free() at the end of the run.
  *
- * This is the basic isolation of the walking skeleton (process group, limits, timeout). The
- * namespaces and seccomp filter of DESIGN §2 "Isolation" belong here too (issue 6).
+ * Without a box (opts.box NULL, or a box in SANDBOX_OFF mode) the child gets only the process
+ * group, the parent-death signal, the fd hygiene and the plain rlimits (CPU, files, file size,
+ * no core); that is how kgb runs its own trusted probe.
  */
 #ifndef KGB_SANDBOX_H
 #define KGB_SANDBOX_H
 
+#include <errno.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
 #include "util/compiler.h"
 #include "util/strbuf.h"
 
+enum sandbox_mode {
+	SANDBOX_OFF,	/* process group, timeout and plain rlimits only */
+	SANDBOX_AUTO,	/* every facility that works here; the rest recorded as unavailable */
+	SANDBOX_STRICT, /* every facility, or the worker does not start */
+	_SANDBOX_MODE_MAX,
+	_SANDBOX_MODE_INVALID = -EINVAL,
+};
+
+enum sandbox_facility {
+	SANDBOX_USERNS,		 /* user namespace; uid and gid mapped to themselves */
+	SANDBOX_NETNS,		 /* network namespace: only a loopback that is down */
+	SANDBOX_MNTNS,		 /* mount namespace: nothing mounted inside is seen outside */
+	SANDBOX_READONLY_FS,	 /* every mount but /dev read-only */
+	SANDBOX_PRIVATE_SCRATCH, /* tmpfs scratch at cwd, scratch root hidden, fresh /dev/shm */
+	SANDBOX_NPROC,		 /* processes and threads: a pids cgroup, or RLIMIT_NPROC in
+				    the user namespace */
+	SANDBOX_MEMORY,		 /* address space (RLIMIT_AS) */
+	SANDBOX_RLIMITS,	 /* CPU time, open files, file size, no core dumps */
+	SANDBOX_CAPS,		 /* no capability after exec, even for root */
+	SANDBOX_NO_NEW_PRIVS,	 /* PR_SET_NO_NEW_PRIVS */
+	SANDBOX_SECCOMP,	 /* the system call filter */
+	_SANDBOX_FACILITY_MAX,
+};
+
+enum sandbox_state {
+	SANDBOX_STATE_OFF,	    /* not asked for (no box, or mode off) */
+	SANDBOX_STATE_APPLIED,
+	SANDBOX_STATE_UNAVAILABLE,  /* asked for and failed: reason says why */
+	SANDBOX_STATE_NOT_ENFORCED, /* left out on purpose (memory on cuda): reason says why */
+};
+
+#define SANDBOX_REASON_MAX 160
+
+/* What a child applied; plain bytes, so the child can write it to a pipe before exec. */
+struct sandbox_report {
+	unsigned char state[_SANDBOX_FACILITY_MAX]; /* enum sandbox_state */
+	char reason[_SANDBOX_FACILITY_MAX][SANDBOX_REASON_MAX];
+};
+
+struct sandbox_limits {
+	unsigned long long cpu_s;	  /* RLIMIT_CPU (SIGXCPU; SIGKILL 5 s later); 0 = none */
+	unsigned long long file_bytes;	  /* RLIMIT_FSIZE (SIGXFSZ); 0 = none */
+	unsigned long open_files;	  /* RLIMIT_NOFILE; 0 = inherited */
+	unsigned long procs;		  /* processes + threads of the worker; 0 = none */
+	unsigned long long memory_bytes;  /* RLIMIT_AS; 0 = not enforced, see memory_why */
+	const char *memory_why;		  /* why memory_bytes is 0 (reported: not enforced) */
+	unsigned long long scratch_bytes; /* size of the tmpfs mounted at cwd; 0 = 1 GiB */
+};
+
+struct sandbox;
+
 struct sandbox_opts {
-	char *const *argv;   /* argv[0] is looked up in PATH */
-	char *const *envp;   /* full environment of the child */
-	const char *cwd;     /* working directory (the private scratch dir) */
-	unsigned long long max_file_bytes; /* RLIMIT_FSIZE, 0 = unlimited */
-	unsigned long max_open_files;	   /* RLIMIT_NOFILE, 0 = inherit */
-	unsigned long long max_cpu_s;	   /* RLIMIT_CPU, 0 = unlimited */
+	char *const *argv;	      /* argv[0] is looked up in PATH */
+	char *const *envp;	      /* full environment of the child */
+	const char *cwd;	      /* working directory (the private scratch dir) */
+	const struct sandbox *box;    /* borrowed; NULL: no sandbox beyond the plain limits */
+	const char *hide;	      /* absolute dir whose contents the child does not see, except
+					 cwd and the writable dirs below it (the scratch root) */
+	const char *const *writable;  /* NULL-terminated absolute dirs kept writable, or NULL */
+	struct sandbox_limits limits;
+	bool inherit_stdio;	      /* child uses kgb's own fds 0-2 (kgb sandbox-exec) */
 };
 
 struct sandbox_child {
-	pid_t pid;	/* also the process group id */
-	int pidfd;	/* -1 where pidfd_open is unavailable */
-	int in_fd, out_fd, err_fd;
+	pid_t pid; /* also the process group id */
+	int pidfd; /* -1 where pidfd_open is unavailable */
+	int in_fd, out_fd, err_fd; /* -1 with inherit_stdio */
 	bool reaped;
-	int status;	/* wait status once reaped */
+	int status;	   /* wait status once reaped */
+	double cpu_s;	   /* user + system CPU seconds of the worker itself, once reaped */
+	int exec_errno;	   /* why exec failed (the child then exits 127), else 0 */
+	struct sandbox_report report;
+	char *cgroup;	   /* owned: the worker's pids cgroup, or NULL */
 };
 
+enum sandbox_mode sandbox_mode_from_string(const char *s);
+const char *sandbox_mode_to_string(enum sandbox_mode m);
+const char *sandbox_facility_name(enum sandbox_facility f);
+
+/*
+ * Prepares a run's box; never fails: what cannot be prepared (no seccomp, no writable pids
+ * cgroup) is recorded and shows in each child's report. Also removes the pids cgroups that
+ * kgb processes no longer alive left behind.
+ */
+struct sandbox *sandbox_new(enum sandbox_mode mode);
+void sandbox_free(struct sandbox *box);
+enum sandbox_mode sandbox_mode(const struct sandbox *box);
+
+/*
+ * Starts the child. -EAGAIN (no fork, no pipes), -EIO (the child died while entering the
+ * sandbox), -EPERM (strict mode and a facility missing), each with err set. ret->report says
+ * what was applied; ret->exec_errno whether exec failed.
+ */
 int sandbox_spawn(const struct sandbox_opts *o, struct sandbox_child *ret, struct strbuf *err)
 	KGB_WUR;
 /* Non-blocking reap; returns true once the child has been waited for. */
 bool sandbox_reap(struct sandbox_child *c);
-/* SIGKILL to the whole process group (no-op if it is gone). */
+/* SIGKILL to the whole process group and to every task in its cgroup (no-op if gone). */
 void sandbox_kill_group(struct sandbox_child *c);
-/* Blocking: kill the group, reap, close fds. */
+/* Blocking: kill the group, reap, close fds, remove the cgroup. */
 void sandbox_destroy(struct sandbox_child *c);
 void sandbox_close_fd(int *fd);
+
+/* Whether a report has a facility asked for and missing; *ret_first names the first. */
+bool sandbox_report_missing(const struct sandbox_report *r, enum sandbox_facility *ret_first);
+/* {"mode": "auto", "userns": "applied", "memory": "not enforced: ...", ...}; a new reference. */
+json_t *sandbox_report_json(const struct sandbox_report *r, enum sandbox_mode mode);
+/*
+ * Appends how a reaped child ended, in terms of the limits it ran under: "killed by signal 24
+ * (SIGXCPU): CPU time limit 600 s", "killed by signal 25 (SIGXFSZ): file size limit 1024 MiB",
+ * "killed by signal 11 (Segmentation fault)", "exited with status 3".
+ */
+void sandbox_describe_exit(const struct sandbox_child *c, const struct sandbox_limits *l,
+			   struct strbuf *out);
 
 #endif

@@ -26,52 +26,84 @@ struct slot {
 	size_t lines;
 	double start_s, deadline_s;
 	bool got_hello, got_done, got_fatal, protocol_error, timed_out, out_eof, err_eof;
+	bool output_limit; /* stopped for writing more than SCHED_MAX_STDERR_BYTES */
+	unsigned long long stderr_bytes;
 	char *scratch;
 	struct sched_result res;
 };
 
-static char **build_env(char *const *base, const char *devices, const char *triton_cache)
+static char **build_env(char *const *base, const char *devices, const char *triton_cache,
+			const char *tmpdir)
 {
+	static const char *const replaced[] = {"CUDA_VISIBLE_DEVICES=", "TRITON_CACHE_DIR=",
+					       "TMPDIR=", NULL};
 	size_t n = 0, k = 0;
 	char **env;
 
 	while (base && base[n])
 		n++;
-	env = xcalloc(n + 3, sizeof(*env));
+	env = xcalloc(n + 4, sizeof(*env));
 	for (size_t i = 0; i < n; i++) {
-		if (devices && !strncmp(base[i], "CUDA_VISIBLE_DEVICES=", 21))
-			continue;
-		if (triton_cache && !strncmp(base[i], "TRITON_CACHE_DIR=", 17))
-			continue;
-		env[k++] = xstrdup(base[i]);
+		bool skip = false;
+
+		for (const char *const *r = replaced; *r; r++)
+			skip |= !strncmp(base[i], *r, strlen(*r)) &&
+				(devices || strcmp(*r, "CUDA_VISIBLE_DEVICES="));
+		if (!skip)
+			env[k++] = xstrdup(base[i]);
 	}
 	if (devices) {
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_addf(&sb, "CUDA_VISIBLE_DEVICES=%s", devices);
 		env[k++] = strbuf_detach(&sb, NULL);
 	}
-	if (triton_cache) {
+	{
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_addf(&sb, "TRITON_CACHE_DIR=%s", triton_cache);
+		env[k++] = strbuf_detach(&sb, NULL);
+		strbuf_addf(&sb, "TMPDIR=%s", tmpdir);
 		env[k++] = strbuf_detach(&sb, NULL);
 	}
 	env[k] = NULL;
 	return env;
 }
 
-static int slot_start(const struct sched_opts *o, struct slot *s, struct sched_job *job,
-		      unsigned long seq, struct strbuf *err)
+/* A worker's directories, environment and sandbox options, made before it starts. */
+struct prep {
+	char *dir;   /* owned: the scratch directory (its working directory) */
+	char *cache; /* owned: the Triton cache */
+	char **env;  /* owned */
+	const char *writable[2];
+	struct sandbox_opts so;
+};
+
+static void prep_release(struct prep *p)
 {
-	struct sandbox_opts so = {0};
-	struct strbuf dir = STRBUF_INIT, cache = STRBUF_INIT;
-	char **env;
+	free(p->dir);
+	free(p->cache);
+	strv_free(p->env);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * Makes <scratch_root>/<name> and the Triton cache: <scratch_root>/triton-<cache_key>, shared
+ * by the jobs of one key, else a private one inside the scratch directory. Everything but
+ * argv and the fds is set in p->so.
+ */
+static int prep_worker(const struct sched_opts *o, const char *name, unsigned slot,
+		       const char *cache_key, char *const *argv, struct prep *p,
+		       struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
 	int r;
 
-	strbuf_addf(&dir, "%s/slot%u-%lu", o->scratch_root, s->index, seq);
-	r = mkdir_p(dir.buf, 0700);
+	memset(p, 0, sizeof(*p));
+	strbuf_addf(&sb, "%s/%s", o->scratch_root, name);
+	p->dir = strbuf_detach(&sb, NULL);
+	r = mkdir_p(p->dir, 0700);
 	if (r < 0) {
-		strbuf_addf(err, "cannot create scratch directory '%s': %s", dir.buf, strerror(-r));
-		strbuf_release(&dir);
+		strbuf_addf(err, "cannot create scratch directory '%s': %s", p->dir, strerror(-r));
+		prep_release(p);
 		return r;
 	}
 	/*
@@ -79,46 +111,64 @@ static int slot_start(const struct sched_opts *o, struct slot *s, struct sched_j
 	 * for the next candidate that compiles the same source. Jobs of one candidate (its check
 	 * and timing passes) share it, so timing does not compile again.
 	 */
-	if (job->cache_key) {
-		strbuf_reset(&cache);
-		strbuf_addf(&cache, "%s/triton-%s", o->scratch_root, job->cache_key);
-		r = mkdir_p(cache.buf, 0700);
+	if (cache_key) {
+		strbuf_addf(&sb, "%s/triton-%s", o->scratch_root, cache_key);
+		p->cache = strbuf_detach(&sb, NULL);
+		r = mkdir_p(p->cache, 0700);
 		if (r < 0) {
-			strbuf_addf(err, "cannot create the Triton cache '%s': %s", cache.buf,
+			strbuf_addf(err, "cannot create the Triton cache '%s': %s", p->cache,
 				    strerror(-r));
-			strbuf_release(&cache);
-			rm_rf(dir.buf);
-			strbuf_release(&dir);
+			rm_rf(p->dir);
+			prep_release(p);
 			return r;
 		}
+		p->writable[0] = p->cache;
+	} else {
+		p->cache = path_join(p->dir, "triton-cache");
 	}
-	env = build_env(o->env, o->slot_devices ? o->slot_devices[s->index] : NULL,
-			job->cache_key ? cache.buf : NULL);
-	strbuf_release(&cache);
-	so.argv = o->argv;
-	so.envp = env;
-	so.cwd = dir.buf;
-	so.max_file_bytes = 8ULL << 30;
-	so.max_open_files = 4096;
+	p->env = build_env(o->env, o->slot_devices ? o->slot_devices[slot] : NULL, p->cache,
+			   p->dir);
+	p->so.argv = argv;
+	p->so.envp = p->env;
+	p->so.cwd = p->dir;
+	p->so.box = o->box;
+	p->so.hide = o->scratch_root;
+	p->so.writable = p->writable;
+	p->so.limits = o->limits;
+	return 0;
+}
+
+static int slot_start(const struct sched_opts *o, struct slot *s, struct sched_job *job,
+		      unsigned long seq, struct strbuf *err)
+{
+	struct strbuf name = STRBUF_INIT;
+	struct prep p;
+	int r;
+
+	strbuf_addf(&name, "slot%u-%lu", s->index, seq);
+	r = prep_worker(o, name.buf, s->index, job->cache_key, o->argv, &p, err);
+	strbuf_release(&name);
+	if (r < 0)
+		return r;
 	memset(&s->res, 0, sizeof(s->res));
-	r = sandbox_spawn(&so, &s->child, err);
-	for (char **e = env; *e; e++)
-		free(*e);
-	free(env);
+	r = sandbox_spawn(&p.so, &s->child, err);
 	if (r < 0) {
-		rm_rf(dir.buf);
-		strbuf_release(&dir);
+		rm_rf(p.dir);
+		prep_release(&p);
 		return r;
 	}
 	s->busy = true;
 	s->job = job;
-	s->scratch = strbuf_detach(&dir, NULL);
+	s->scratch = p.dir;
+	p.dir = NULL;
+	prep_release(&p);
 	strbuf_init(&s->line, 0);
 	s->in_off = 0;
 	s->job_len = strlen(job->job_line);
 	s->lines = 0;
+	s->stderr_bytes = 0;
 	s->got_hello = s->got_done = s->got_fatal = s->protocol_error = false;
-	s->timed_out = s->out_eof = s->err_eof = false;
+	s->timed_out = s->out_eof = s->err_eof = s->output_limit = false;
 	s->start_s = monotonic_s();
 	s->deadline_s = s->start_s + o->timeout_s;
 	strbuf_init(&s->res.detail, 0);
@@ -267,6 +317,11 @@ static void read_stderr(struct slot *s)
 			s->err_eof = true;
 			break;
 		}
+		s->stderr_bytes += (unsigned long long)n;
+		if (s->stderr_bytes > SCHED_MAX_STDERR_BYTES && !s->output_limit) {
+			s->output_limit = true;
+			sandbox_kill_group(&s->child);
+		}
 		strbuf_add(&s->res.stderr_tail, buf, (size_t)n);
 		if (s->res.stderr_tail.len > SCHED_STDERR_TAIL) {
 			size_t drop = s->res.stderr_tail.len - SCHED_STDERR_TAIL;
@@ -312,10 +367,39 @@ static void last_stderr_line(struct strbuf *tail, struct strbuf *out)
 			    tail->buf + start);
 }
 
-static void decide_verdict(struct slot *s)
+/*
+ * Whether text reports that host memory ran out: Python's MemoryError, torch's CPU allocator,
+ * C++'s bad_alloc, errno ENOMEM. CUDA's "out of memory" is device memory, which no rlimit
+ * governs: that stays the error it is.
+ */
+static bool host_memory_error(const char *text)
+{
+	static const char *const marks[] = {"MemoryError", "can't allocate memory",
+					    "Cannot allocate memory", "std::bad_alloc",
+					    "not enough memory", NULL};
+
+	if (!text || strstr(text, "CUDA out of memory"))
+		return false;
+	for (const char *const *m = marks; *m; m++)
+		if (strstr(text, *m))
+			return true;
+	return false;
+}
+
+static void memory_prefix(const struct sandbox_limits *l, bool boxed, struct strbuf *out)
+{
+	if (boxed && l->memory_bytes)
+		strbuf_addf(out, "memory limit exceeded (%llu MiB of address space): ",
+			    l->memory_bytes >> 20);
+	else
+		strbuf_addstr(out, "out of memory: ");
+}
+
+static void decide_verdict(const struct sched_opts *o, struct slot *s)
 {
 	struct sched_result *r = &s->res;
 	int st = s->child.status;
+	bool boxed = sandbox_mode(o->box) != SANDBOX_OFF;
 
 	if (s->protocol_error) {
 		r->verdict = "protocol";
@@ -327,23 +411,28 @@ static void decide_verdict(struct slot *s)
 	/* Once done arrived with every case, the result is complete however the process ended. */
 	if (s->got_done && r->cases_done == s->job->nr_cases)
 		goto judge_cases;
+	if (s->output_limit) {
+		r->verdict = "crash";
+		strbuf_addf(&r->detail, "output limit: more than %llu MiB on stderr after %zu of "
+					"%zu cases", SCHED_MAX_STDERR_BYTES >> 20, r->cases_done,
+			    s->job->nr_cases);
+		return;
+	}
 	if (s->timed_out) {
 		r->verdict = "timeout";
 		strbuf_addf(&r->detail, "no result within %.0f s (%zu of %zu cases done)",
 			    s->deadline_s - s->start_s, r->cases_done, s->job->nr_cases);
 		return;
 	}
-	if (WIFSIGNALED(st)) {
+	if (WIFSIGNALED(st) || !s->got_done || r->cases_done < s->job->nr_cases ||
+	    WEXITSTATUS(st) != 0) {
 		r->verdict = "crash";
-		strbuf_addf(&r->detail, "worker killed by signal %d (%s) after %zu of %zu cases",
-			    WTERMSIG(st), strsignal(WTERMSIG(st)), r->cases_done, s->job->nr_cases);
-		last_stderr_line(&r->stderr_tail, &r->detail);
-		return;
-	}
-	if (!s->got_done || r->cases_done < s->job->nr_cases || WEXITSTATUS(st) != 0) {
-		r->verdict = "crash";
-		strbuf_addf(&r->detail, "worker exited with status %d after %zu of %zu cases",
-			    WIFEXITED(st) ? WEXITSTATUS(st) : -1, r->cases_done, s->job->nr_cases);
+		if (host_memory_error(r->stderr_tail.buf))
+			memory_prefix(&o->limits, boxed, &r->detail);
+		strbuf_addstr(&r->detail, "worker ");
+		sandbox_describe_exit(&s->child, &o->limits, &r->detail);
+		strbuf_addf(&r->detail, " after %zu of %zu cases", r->cases_done,
+			    s->job->nr_cases);
 		last_stderr_line(&r->stderr_tail, &r->detail);
 		return;
 	}
@@ -376,6 +465,11 @@ judge_cases:
 		     *k; k++)
 			if (v && !strcmp(*k, v))
 				r->verdict = *k;
+		/* Running out of memory is a resource limit, like the worker's death by one. */
+		if (!strcmp(r->verdict, "error") && host_memory_error(json_string_value(msg))) {
+			r->verdict = "crash";
+			memory_prefix(&o->limits, boxed, &r->detail);
+		}
 		strbuf_addf(&r->detail, "case %zu: %s", i,
 			    json_is_string(msg) ? json_string_value(msg) : r->verdict);
 		break;
@@ -399,13 +493,14 @@ static void slot_release(struct slot *s)
 	s->job = NULL;
 }
 
-static int slot_finish(struct slot *s, sched_done_fn done, void *ctx)
+static int slot_finish(const struct sched_opts *o, struct slot *s, sched_done_fn done,
+		       void *ctx)
 {
 	int r;
 
 	/* Grandchildren the candidate left behind die with the group. */
 	sandbox_kill_group(&s->child);
-	decide_verdict(s);
+	decide_verdict(o, s);
 	s->res.wall_ms = (monotonic_s() - s->start_s) * 1e3;
 	r = done(ctx, s->job, &s->res);
 	slot_release(s);
@@ -485,7 +580,7 @@ int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sch
 				/* The worker is gone; whoever still holds its pipes goes too. */
 				sandbox_kill_group(&s->child);
 				if (s->out_eof && s->err_eof) {
-					int r = slot_finish(s, done, ctx);
+					int r = slot_finish(o, s, done, ctx);
 					if (r < 0 && ret == 0) {
 						ret = r;
 						strbuf_addstr(err, "storing a result failed");
@@ -503,4 +598,107 @@ int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sch
 	free(pfds);
 	free(slots);
 	return ret;
+}
+
+void sched_default_limits(struct sandbox_limits *ret, const char *platform, double timeout_s,
+			  unsigned slots)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), pages = sysconf(_SC_PHYS_PAGES),
+	     page = sysconf(_SC_PAGESIZE);
+	unsigned long long share = 1, ram = 0;
+
+	if (pages > 0 && page > 0)
+		ram = (unsigned long long)pages * (unsigned long long)page;
+	if (!slots)
+		slots = 1;
+	if (ncpu > (long)slots)
+		share = (unsigned long long)ncpu / slots;
+	memset(ret, 0, sizeof(*ret));
+	/*
+	 * CPU time: the wall-clock timeout stops a busy worker first; this catches one that
+	 * burns more cores than its share (threads), with room for a legitimate burst.
+	 */
+	ret->cpu_s = (unsigned long long)(2 * timeout_s + 0.999) * share;
+	ret->file_bytes = 1ULL << 30;
+	ret->open_files = 4096;
+	ret->procs = 1024;
+	ret->scratch_bytes = 1ULL << 30;
+	if (platform && !strcmp(platform, "cuda")) {
+		/* CUDA reserves terabytes of virtual address space at init: RLIMIT_AS breaks it. */
+		ret->memory_why = "cuda reserves terabytes of virtual address space, which "
+				  "RLIMIT_AS would refuse";
+	} else {
+		/* Each worker's share of the RAM, so that together they cannot exhaust it. */
+		ret->memory_bytes = ram / slots;
+		if (ret->memory_bytes < (4ULL << 30))
+			ret->memory_bytes = 4ULL << 30;
+	}
+}
+
+int sched_probe_sandbox(const struct sched_opts *o, struct sandbox_report *ret,
+			struct strbuf *err)
+{
+	char *argv[] = {"true", NULL};
+	struct sandbox_child c;
+	struct prep p;
+	int r = prep_worker(o, "slot0-probe", 0, "probe", argv, &p, err);
+
+	if (r < 0)
+		return r;
+	r = sandbox_spawn(&p.so, &c, err);
+	if (r == 0) {
+		*ret = c.report;
+		sandbox_destroy(&c);
+	}
+	rm_rf(p.dir);
+	rm_rf(p.cache);
+	prep_release(&p);
+	return r;
+}
+
+int sched_exec(const struct sched_opts *o, char *const *argv, struct sched_exec_result *ret,
+	       struct strbuf *err)
+{
+	struct sandbox_child c;
+	struct prep p;
+	double deadline;
+	int r = prep_worker(o, "slot0-exec", 0, "exec", argv, &p, err);
+
+	strbuf_init(&ret->detail, 0);
+	ret->timed_out = false;
+	if (r < 0)
+		return r;
+	p.so.inherit_stdio = true;
+	r = sandbox_spawn(&p.so, &c, err);
+	if (r < 0)
+		goto out;
+	ret->report = c.report;
+	deadline = monotonic_s() + o->timeout_s;
+	while (!sandbox_reap(&c)) {
+		double left = deadline - monotonic_s();
+		struct pollfd pfd = {.fd = c.pidfd, .events = POLLIN};
+
+		if (left <= 0) {
+			ret->timed_out = true;
+			sandbox_kill_group(&c);
+			break;
+		}
+		/* Without a pidfd, look again every 50 ms. */
+		if (c.pidfd < 0)
+			left = left < 0.05 ? left : 0.05;
+		if (poll(&pfd, c.pidfd >= 0 ? 1 : 0, (int)(left * 1000) + 1) < 0 && errno != EINTR)
+			break;
+	}
+	/* Its children go with it, as a worker's do. */
+	sandbox_destroy(&c);
+	ret->status = c.status;
+	if (ret->timed_out)
+		strbuf_addf(&ret->detail, "timeout: no exit within %.0f s", o->timeout_s);
+	else
+		sandbox_describe_exit(&c, &o->limits, &ret->detail);
+out:
+	rm_rf(p.dir);
+	rm_rf(p.cache);
+	prep_release(&p);
+	return r;
 }

@@ -8,8 +8,17 @@
  * wire) into a sched_result with one candidate verdict. Each finished job is handed to the
  * `done` callback at once, so the caller can commit it before the next one ends.
  *
+ * Every worker runs in the sandbox of o->box (sandbox.h) with o->limits: its working directory
+ * <scratch_root>/slot<i>-<seq> is a fresh tmpfs, the job's Triton cache
+ * <scratch_root>/triton-<key> stays writable (and persists, for the candidate's timing job),
+ * everything else under scratch_root is hidden and the rest of the filesystem is read-only.
+ * TMPDIR points at the scratch directory.
+ *
  * A misbehaving candidate is data, not an error: sched_run() returns negative only when kgb
- * itself cannot go on (cannot fork, the callback failed), after killing every running worker.
+ * itself cannot go on (cannot fork, the callback failed, a strict sandbox is missing a
+ * facility), after killing every running worker. A worker that exceeds a limit gets `crash`
+ * with the limit named in the detail ("killed by signal 24 (SIGXCPU): CPU time limit 600 s",
+ * "memory limit exceeded", "output limit: more than 64 MiB on stderr").
  */
 #ifndef KGB_SCHED_H
 #define KGB_SCHED_H
@@ -18,11 +27,14 @@
 #include <stdbool.h>
 
 #include "catalog.h"
+#include "sandbox.h"
 #include "util/compiler.h"
 #include "util/strbuf.h"
 
 /* Keep at most this much of a worker's stderr (its end) for the verdict detail. */
 #define SCHED_STDERR_TAIL 4096
+/* A worker that writes more than this to stderr (a print loop) is stopped: `crash`. */
+#define SCHED_MAX_STDERR_BYTES (64ULL << 20)
 
 struct sched_job {
 	const struct task *task; /* borrowed */
@@ -50,7 +62,42 @@ struct sched_opts {
 	char *const *env;	   /* base environment of every worker */
 	const char *scratch_root;  /* scratch directories are made below it */
 	const char *const *slot_devices; /* CUDA_VISIBLE_DEVICES per slot, or NULL */
+	struct sandbox *box;	   /* borrowed; NULL: no sandbox (sandbox.h) */
+	struct sandbox_limits limits;
 };
+
+/*
+ * The limits of a worker on `platform` with `slots` workers at once: CPU time twice the
+ * timeout times the worker's share of the cores; address space the worker's share of the
+ * RAM (at least 4 GiB) on the interpreter, none on cuda (CUDA reserves terabytes of virtual
+ * address space); 1024 processes and threads; 4096 files; 1 GiB per file and of scratch.
+ */
+void sched_default_limits(struct sandbox_limits *ret, const char *platform, double timeout_s,
+			  unsigned slots);
+
+/*
+ * Starts `true` exactly as a worker of slot 0 would start (scratch, cache, sandbox, limits)
+ * and returns what its sandbox applied; negative when it cannot start (strict mode and a
+ * facility missing: -EPERM).
+ */
+int sched_probe_sandbox(const struct sched_opts *o, struct sandbox_report *ret,
+			struct strbuf *err) KGB_WUR;
+
+/* What sched_exec() saw. */
+struct sched_exec_result {
+	int status;		  /* wait status */
+	bool timed_out;
+	struct sandbox_report report;
+	struct strbuf detail;	  /* how it ended (sandbox_describe_exit) */
+};
+
+/*
+ * Runs argv as a worker of slot 0 would run (the same scratch, Triton cache, environment,
+ * sandbox and limits), with kgb's own stdin, stdout and stderr, under o->timeout_s; for
+ * `kgb sandbox-exec`. The caller releases ret->detail.
+ */
+int sched_exec(const struct sched_opts *o, char *const *argv, struct sched_exec_result *ret,
+	       struct strbuf *err) KGB_WUR;
 
 typedef int (*sched_done_fn)(void *ctx, struct sched_job *job, struct sched_result *res);
 

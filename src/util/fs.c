@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -96,6 +97,42 @@ static int rm_rf_at(int at_fd, const char *name)
 int rm_rf(const char *path)
 {
 	return rm_rf_at(AT_FDCWD, path);
+}
+
+int rm_stale_pid_dirs(const char *dir, const char *prefix, unsigned *ret_removed)
+{
+	size_t plen = strlen(prefix);
+	unsigned removed = 0;
+	char **names = NULL;
+	int r = list_dir_sorted(dir, &names);
+
+	if (r < 0)
+		return r;
+	for (char **n = names; *n; n++) {
+		const char *p = *n + plen;
+		long long pid = 0;
+		struct stat st;
+		char *path;
+
+		if (strncmp(*n, prefix, plen) || !*p)
+			continue;
+		for (; *p >= '0' && *p <= '9' && pid < INT_MAX; p++)
+			pid = pid * 10 + (*p - '0');
+		if (*p || pid <= 0 || pid >= INT_MAX || pid == getpid())
+			continue;
+		/* kill(pid, 0) fails with ESRCH only when no such process exists. */
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		path = path_join(dir, *n);
+		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+		    rm_rf(path) == 0)
+			removed++;
+		free(path);
+	}
+	strv_free(names);
+	if (ret_removed)
+		*ret_removed = removed;
+	return 0;
 }
 
 static int cmp_str(const void *a, const void *b)

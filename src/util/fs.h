@@ -23,6 +23,13 @@ int list_dir_sorted(const char *dir, char ***ret_names) KGB_WUR;
 void strv_free(char **v);
 /* Whether the NULL-terminated list contains s. */
 bool strv_contains(const char *const *list, const char *s);
+/*
+ * Removes the directories `dir`/<prefix><pid> (pid: digits only) owned by this user whose
+ * process is gone: the scratch roots a kgb killed with SIGKILL left behind. A pid that is
+ * alive, or that belongs to another user (kill() says EPERM), is left alone. *ret_removed
+ * (may be NULL) counts what went; -errno when `dir` cannot be read (-ENOENT: nothing to do).
+ */
+int rm_stale_pid_dirs(const char *dir, const char *prefix, unsigned *ret_removed);
 /* Absolute, symlink-resolved path (realpath); NULL with errno set on failure. */
 char *path_abs(const char *path);
 

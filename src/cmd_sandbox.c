@@ -1,0 +1,241 @@
+/*
+ * cmd_sandbox.c - `kgb sandbox-exec`, a debugging and test command (not in `kgb --help`'s list;
+ * docs/security.md): runs any command exactly as a worker runs (its scratch directory, Triton
+ * cache, environment additions, sandbox and limits), so that each property of the sandbox can
+ * be tested with small shell or Python commands, which the static scan would never let a
+ * candidate run. Also kgb_sandbox_probe(), which eval and sandbox-exec share.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kgb.h"
+#include "platform.h"
+#include "sched.h"
+#include "util/fs.h"
+#include "util/parse.h"
+
+extern char **environ;
+
+json_t *kgb_sandbox_probe(const struct sched_opts *so, enum sandbox_mode mode, const char *cmd)
+{
+	struct sandbox_report rep;
+	struct strbuf err = STRBUF_INIT;
+
+	if (sched_probe_sandbox(so, &rep, &err) < 0) {
+		fprintf(stderr, "kgb %s: %s\n", cmd, err.buf);
+		strbuf_release(&err);
+		return NULL;
+	}
+	strbuf_release(&err);
+	if (mode == SANDBOX_OFF)
+		fprintf(stderr,
+			"kgb: sandbox: off (process group, timeout and plain limits only)\n");
+	for (int f = 0; f < _SANDBOX_FACILITY_MAX; f++)
+		if (rep.state[f] == SANDBOX_STATE_UNAVAILABLE)
+			fprintf(stderr, "kgb: sandbox: %s unavailable: %s; continuing without it\n",
+				sandbox_facility_name((enum sandbox_facility)f), rep.reason[f]);
+	return sandbox_report_json(&rep, mode);
+}
+
+static void usage(void)
+{
+	printf("usage: kgb sandbox-exec [options] -- COMMAND [ARG...]\n"
+	       "\n"
+	       "Runs COMMAND as an eval worker runs: in a fresh scratch directory under the\n"
+	       "scratch root, with a Triton cache of its own, inside the same sandbox and limits\n"
+	       "(docs/security.md). For testing the sandbox; kgb's stdin, stdout and stderr are\n"
+	       "COMMAND's. Exits with COMMAND's status, 128 + N when signal N killed it, 124 on\n"
+	       "timeout.\n"
+	       "\n"
+	       "  --sandbox=MODE     auto (default), strict or off, as for eval\n"
+	       "  --platform P       interpreter (default) or cuda: cuda enforces no memory limit\n"
+	       "  --timeout SEC      wall-clock limit (default 60)\n"
+	       "  --cpu SEC          CPU time limit (default: as eval's worker, one slot)\n"
+	       "  --memory MIB       address space limit (default: as eval's worker, one slot)\n"
+	       "  --procs N          processes and threads (default 1024)\n"
+	       "  --file-size MIB    largest file (default 1024)\n"
+	       "  --scratch-size MIB size of the scratch tmpfs (default 1024)\n"
+	       "  --scratch-root DIR where the scratch and cache directories go (default\n"
+	       "                     $TMPDIR/kgb-<pid>, removed at the end); the sandbox hides\n"
+	       "                     everything else in it\n"
+	       "  --report FILE      write what the sandbox applied, as JSON, to FILE\n");
+}
+
+struct exec_opts {
+	enum sandbox_mode mode;
+	const char *platform;
+	const char *scratch_root;
+	const char *report;
+	double timeout_s;
+	unsigned long long cpu_s, memory_mib, procs, file_mib, scratch_mib;
+};
+
+static int parse_args(int argc, char **argv, struct exec_opts *o)
+{
+	enum {
+		OPT_SANDBOX = 0x100,
+		OPT_PLATFORM,
+		OPT_TIMEOUT,
+		OPT_CPU,
+		OPT_MEMORY,
+		OPT_PROCS,
+		OPT_FILE_SIZE,
+		OPT_SCRATCH_SIZE,
+		OPT_SCRATCH_ROOT,
+		OPT_REPORT,
+	};
+	static const struct option opts[] = {
+		{"sandbox", required_argument, NULL, OPT_SANDBOX},
+		{"platform", required_argument, NULL, OPT_PLATFORM},
+		{"timeout", required_argument, NULL, OPT_TIMEOUT},
+		{"cpu", required_argument, NULL, OPT_CPU},
+		{"memory", required_argument, NULL, OPT_MEMORY},
+		{"procs", required_argument, NULL, OPT_PROCS},
+		{"file-size", required_argument, NULL, OPT_FILE_SIZE},
+		{"scratch-size", required_argument, NULL, OPT_SCRATCH_SIZE},
+		{"scratch-root", required_argument, NULL, OPT_SCRATCH_ROOT},
+		{"report", required_argument, NULL, OPT_REPORT},
+		{"help", no_argument, NULL, 'h'},
+		{0},
+	};
+	unsigned long long *num;
+	int c;
+
+	o->mode = SANDBOX_AUTO;
+	o->platform = "interpreter";
+	o->timeout_s = 60;
+	/* '+': the command's own options are not ours. */
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SANDBOX:
+			o->mode = sandbox_mode_from_string(optarg);
+			if (o->mode < 0)
+				return kgb_usage_error("sandbox-exec", "--sandbox: expected auto, "
+						       "strict or off, got '%s'", optarg);
+			break;
+		case OPT_PLATFORM:
+			if (!platform_is_known(optarg))
+				return kgb_usage_error("sandbox-exec",
+						       "unknown platform '%s' (cuda, interpreter)",
+						       optarg);
+			o->platform = optarg;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_double(optarg, &o->timeout_s) < 0 || !(o->timeout_s > 0))
+				return kgb_usage_error("sandbox-exec",
+						       "--timeout: expected seconds > 0, got '%s'",
+						       optarg);
+			break;
+		case OPT_CPU:
+		case OPT_MEMORY:
+		case OPT_PROCS:
+		case OPT_FILE_SIZE:
+		case OPT_SCRATCH_SIZE:
+			num = c == OPT_CPU ? &o->cpu_s
+			      : c == OPT_MEMORY ? &o->memory_mib
+			      : c == OPT_PROCS ? &o->procs
+			      : c == OPT_FILE_SIZE ? &o->file_mib
+						 : &o->scratch_mib;
+			if (parse_ull(optarg, num) < 0 || !*num || *num > (1ULL << 30))
+				return kgb_usage_error("sandbox-exec", "expected a number > 0, got "
+						       "'%s'", optarg);
+			break;
+		case OPT_SCRATCH_ROOT:
+			if (optarg[0] != '/')
+				return kgb_usage_error("sandbox-exec",
+						       "--scratch-root: expected an absolute path, "
+						       "got '%s'", optarg);
+			o->scratch_root = optarg;
+			break;
+		case OPT_REPORT:
+			o->report = optarg;
+			break;
+		case 'h':
+			usage();
+			return -1;
+		default:
+			return kgb_usage_error("sandbox-exec", "unknown option");
+		}
+	}
+	if (optind >= argc)
+		return kgb_usage_error("sandbox-exec", "expected a command after the options");
+	return 0;
+}
+
+int cmd_sandbox_exec(int argc, char **argv, struct kgb_ctx *ctx)
+{
+	struct exec_opts o = {0};
+	struct sched_opts so = {0};
+	struct sched_exec_result res = {0};
+	struct strbuf scratch = STRBUF_INIT, err = STRBUF_INIT;
+	struct sandbox *box = NULL;
+	json_t *report = NULL;
+	bool own_root;
+	int r, ret = KGB_EXIT_ENV;
+
+	(void)ctx;
+	r = parse_args(argc, argv, &o);
+	if (r != 0)
+		return r < 0 ? KGB_EXIT_OK : r;
+	own_root = !o.scratch_root;
+	if (own_root) {
+		const char *tmp = getenv("TMPDIR");
+
+		strbuf_addf(&scratch, "%s/kgb-%ld", tmp && *tmp ? tmp : "/tmp", (long)getpid());
+	} else {
+		strbuf_addstr(&scratch, o.scratch_root);
+	}
+	box = sandbox_new(o.mode);
+	so.slots = 1;
+	so.timeout_s = o.timeout_s;
+	so.env = environ;
+	so.scratch_root = scratch.buf;
+	so.box = box;
+	sched_default_limits(&so.limits, o.platform, o.timeout_s, 1);
+	if (o.cpu_s)
+		so.limits.cpu_s = o.cpu_s;
+	if (o.memory_mib)
+		so.limits.memory_bytes = o.memory_mib << 20;
+	if (o.procs)
+		so.limits.procs = (unsigned long)o.procs;
+	if (o.file_mib)
+		so.limits.file_bytes = o.file_mib << 20;
+	if (o.scratch_mib)
+		so.limits.scratch_bytes = o.scratch_mib << 20;
+	report = kgb_sandbox_probe(&so, o.mode, "sandbox-exec");
+	if (!report)
+		goto out;
+	if (o.report && json_dump_file(report, o.report, JSON_COMPACT) < 0) {
+		fprintf(stderr, "kgb sandbox-exec: cannot write '%s'\n", o.report);
+		goto out;
+	}
+	fflush(stdout);
+	r = sched_exec(&so, argv + optind, &res, &err);
+	if (r < 0) {
+		fprintf(stderr, "kgb sandbox-exec: %s\n", err.buf);
+		goto out;
+	}
+	if (res.timed_out) {
+		fprintf(stderr, "kgb sandbox-exec: %s\n", res.detail.buf);
+		ret = 124;
+	} else if (WIFSIGNALED(res.status)) {
+		fprintf(stderr, "kgb sandbox-exec: %s\n", res.detail.buf);
+		ret = 128 + WTERMSIG(res.status);
+	} else {
+		ret = WEXITSTATUS(res.status);
+	}
+out:
+	if (own_root)
+		rm_rf(scratch.buf);
+	json_decref(report);
+	sandbox_free(box);
+	strbuf_release(&res.detail);
+	strbuf_release(&scratch);
+	strbuf_release(&err);
+	return ret;
+}
