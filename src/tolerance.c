@@ -28,7 +28,7 @@ double tolerance_eps(const char *dtype)
 int tolerance_compute(const char *dtype, double reduce_len, double scale, double atol_mult,
 		      double rtol_mult, struct tolerance *ret)
 {
-	double eps = tolerance_eps(dtype), eps_acc, r_ulps, floor_abs;
+	double eps = tolerance_eps(dtype), eps_acc, r_ulps, floor_abs, atol, rtol;
 
 	if (eps < 0 || !(scale > 0) || !(atol_mult > 0) || !(rtol_mult > 0))
 		return -EINVAL;
@@ -56,8 +56,14 @@ int tolerance_compute(const char *dtype, double reduce_len, double scale, double
 		floor_abs = 1e-12;
 		eps_acc = EPS_F64;
 	}
-	ret->rtol = rtol_mult * r_ulps * eps;
+	rtol = rtol_mult * r_ulps * eps;
 	/* Rounding errors of a K-term reduction random-walk: sqrt(K), never K (DESIGN §3). */
-	ret->atol = atol_mult * (floor_abs + 32 * eps_acc * sqrt(reduce_len) * scale);
+	atol = atol_mult * (floor_abs + 32 * eps_acc * sqrt(reduce_len) * scale);
+	/* Huge K, S or multipliers overflow to inf: a check that passes anything, and a value
+	 * the job line (JSON) cannot carry. */
+	if (!isfinite(atol) || !isfinite(rtol))
+		return -EINVAL;
+	ret->atol = atol;
+	ret->rtol = rtol;
 	return 0;
 }

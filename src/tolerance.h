@@ -19,7 +19,8 @@ struct tolerance {
 /*
  * Fills *ret for an output of `dtype`. reduce_len K >= 1 and scale S > 0 (smaller values are
  * clamped to 1 and rejected respectively); the multipliers come from the task and the
- * platform profile. -EINVAL for an unknown dtype or a non-positive scale or multiplier.
+ * platform profile. -EINVAL for an unknown dtype, a non-positive scale or multiplier, or values
+ * so large the tolerance overflows to inf; *ret is set only on success.
  */
 int tolerance_compute(const char *dtype, double reduce_len, double scale, double atol_mult,
 		      double rtol_mult, struct tolerance *ret) KGB_WUR;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test suite (C units, Python runtime, CLI end to end), each even if an earlier one
-# failed, and closes with one "check: N passed, N failed" line summing the three.
+# Runs every test suite (C units, Python runtime, CLI end to end, a short run of each fuzz
+# harness), each even if an earlier one failed, and closes with one "check: N passed, N failed"
+# line summing them.
 set -u
 cd "$(dirname "$0")/.."
 pass=0
@@ -23,9 +24,9 @@ suite() { # suite NAME COMMAND...: run, tee, and add its counts
 		p=$(grep -Eo '[0-9]+ passed' "$log" | tail -1 | grep -Eo '[0-9]+')
 		f=$(grep -Eo '[0-9]+ (failed|error)' "$log" | awk '{ s += $1 } END { print s + 0 }')
 		;;
-	cli)
-		p=$(sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log")
-		f=$(sed -n 's/^cli: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log")
+	cli | fuzz)
+		p=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p" "$log")
+		f=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p" "$log")
 		;;
 	esac
 	p=${p:-0}
@@ -39,5 +40,6 @@ suite() { # suite NAME COMMAND...: run, tee, and add its counts
 suite unit make --no-print-directory check-unit
 suite runtime env TRITON_INTERPRET=1 .venv/bin/python -m pytest -q tests/runtime
 suite cli make --no-print-directory check-cli
+suite fuzz make --no-print-directory check-fuzz
 echo "check: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -142,12 +142,37 @@ static void test_invalid(void **state)
 	assert_float_equal(tolerance_eps("int4"), -1, 0);
 }
 
+/* Found by tests/fuzz/fuzz-catalog: a spec's huge reduce/scale/tolerance made atol inf, which
+ * passes any output and cannot be sent in the job line (the case vanished from it). */
+static void test_overflow(void **state)
+{
+	static const struct {
+		double k, scale, atol_mult;
+	} rows[] = {{1e300, 1e300, 1}, {1, 1e308, 1e10}, {4, 1e300, 1e300}, {INFINITY, 1, 1}};
+	struct tolerance t = {-7, -7};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		print_message("K=%g S=%g atol_mult=%g\n", rows[i].k, rows[i].scale,
+			      rows[i].atol_mult);
+		assert_int_equal(tolerance_compute("float32", rows[i].k, rows[i].scale,
+						   rows[i].atol_mult, 1, &t),
+				 -EINVAL);
+		assert_float_equal(t.atol, -7, 0);
+		assert_float_equal(t.rtol, -7, 0);
+	}
+	/* Large but finite is still a tolerance. */
+	assert_int_equal(tolerance_compute("float32", 1e12, 1e250, 1, 1, &t), 0);
+	assert_true(isfinite(t.atol) && t.atol > 1e250);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_exact_types),
 	cmocka_unit_test(test_float_types),
 	cmocka_unit_test(test_atol_grows_with_sqrt_k),
 	cmocka_unit_test(test_multipliers_scale),
 	cmocka_unit_test(test_invalid),
+	cmocka_unit_test(test_overflow),
 };
 
 UNIT_MAIN(tests)
