@@ -4,11 +4,12 @@
 #   make            build build/kgb (release flags)
 #   make setup      Debian packages + .venv (scripts/bootstrap.sh; idempotent)
 #   make run        setup, build, evaluate the shipped solutions on this machine's platform
-#   make check      setup, build, every test: C units (ASan+UBSan), runtime (pytest), CLI
+#   make check      setup, build, every test: C units (ASan+UBSan), runtime (pytest), CLI, fuzz
+#   make check-fuzz each libFuzzer harness for 20 s (tests/fuzz, docs/fuzzing.md)
 #   make format     clang-format the C sources
 
 CC ?= cc
-PKGS := sqlite3 jansson libcrypto
+PKGS := sqlite3 jansson libcrypto libseccomp
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
@@ -37,7 +38,7 @@ build/unit/%: tests/unit/%.c tests/unit/unit.h $(LIB_SRCS) $(HDRS)
 	@mkdir -p build/unit
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -iquote tests/unit -o $@ $< $(LIB_SRCS) $(PKG_LIBS) $$(pkg-config --libs cmocka)
 
-.PHONY: setup run check check-unit check-runtime check-cli format clean
+.PHONY: setup run check check-unit check-runtime check-cli check-fuzz fuzz-build format clean
 
 setup:
 	scripts/bootstrap.sh
@@ -53,6 +54,34 @@ check-runtime: setup
 
 check-cli: build/kgb build/kgb-san
 	tests/cli/run-all.sh
+
+# Fuzz harnesses (tests/fuzz, docs/fuzzing.md): clang's libFuzzer under ASan+UBSan. The parsers
+# and what they call are compiled once with coverage hooks and linked into each harness.
+# check-fuzz runs each for FUZZ_SECONDS, and says it skipped them when clang is missing.
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 20
+FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_HARNESSES := $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_SRCS := $(addprefix src/,catalog.c cases.c cover.c expr.c proto.c tolerance.c) \
+	$(wildcard src/util/*.c)
+FUZZ_OBJS := $(patsubst src/%.c,build/fuzz/obj/%.o,$(FUZZ_SRCS))
+
+build/fuzz/obj/%.o: src/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(FUZZ_OBJS)
+	$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer -iquote tests/fuzz -o $@ $< \
+		$(FUZZ_OBJS) $(PKG_LIBS)
+
+fuzz-build: $(FUZZ_OBJS) $(FUZZ_HARNESSES)
+
+check-fuzz:
+	@if command -v $(FUZZ_CC) >/dev/null 2>&1; then \
+		$(MAKE) --no-print-directory -s fuzz-build && tests/fuzz/run.sh $(FUZZ_SECONDS); \
+	else \
+		echo "check-fuzz: skipped: $(FUZZ_CC) not found (scripts/bootstrap.sh installs clang)"; \
+	fi
 
 check: setup build/kgb build/kgb-san
 	tests/check.sh

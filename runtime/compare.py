@@ -16,7 +16,7 @@ from typing import Any
 
 import torch
 
-from runtime.inputs import BuiltArg, storage_span
+from runtime.inputs import BuiltArg, storage_span, strip_bits
 
 __all__ = ["Result", "compare", "merge", "find_mutation", "aliases", "identical"]
 
@@ -118,6 +118,13 @@ def _tensor(cand: Any, ref: Any, base: torch.Tensor, atol: float, rtol: float,
         return _bad_output(where, f"device {cand.device.type}, expected {base.device.type}")
     if not isinstance(ref, torch.Tensor) or ref.shape != base.shape:
         return _bad_output(where, f"reference gives {_describe(ref)}, baseline {_describe(base)}")
+    # ATen's lazy conjugate and negative bits are part of what an op returns (resolve_conj
+    # clears one); the values are compared as the bits make them read
+    bits = (cand.is_conj(), cand.is_neg())
+    if bits != (base.is_conj(), base.is_neg()):
+        return _bad_output(where, f"lazy bits (conj, neg) {bits}, expected "
+                           f"{(base.is_conj(), base.is_neg())}")
+    cand, ref = cand.resolve_conj().resolve_neg(), ref.resolve_conj().resolve_neg()
     if base.dtype.is_floating_point or base.dtype.is_complex:
         return _close(cand, ref, base.dtype, atol, rtol, where)
     return _exact(cand, ref, where)
@@ -166,11 +173,13 @@ def compare(cand: Any, ref: Any, base: Any, atol: float, rtol: float,
 
 
 def identical(a: torch.Tensor, b: torch.Tensor) -> bool:
-    """Same metadata and the same bytes over the whole storage span (gaps included)."""
-    if type(a) is not torch.Tensor or (a.shape, a.stride(), a.storage_offset(), a.dtype) != (
-            b.shape, b.stride(), b.storage_offset(), b.dtype):
+    """Same metadata (lazy conjugate and negative bits included) and the same bytes over the
+    whole storage span (gaps included)."""
+    if type(a) is not torch.Tensor or (a.shape, a.stride(), a.storage_offset(), a.dtype,
+                                       a.is_conj(), a.is_neg()) != (
+            b.shape, b.stride(), b.storage_offset(), b.dtype, b.is_conj(), b.is_neg()):
         return False
-    sa, sb = storage_span(a), storage_span(b)
+    sa, sb = storage_span(strip_bits(a)[0]), storage_span(strip_bits(b)[0])
     if sa.numel() == 0:
         return True
     return torch.equal(sa.view(torch.uint8), sb.to(a.device).view(torch.uint8))

@@ -19,9 +19,9 @@ from typing import Any
 import torch
 
 __all__ = [
-    "DTYPES", "LAYOUTS", "DISTS", "TensorDesc", "ArgSpec", "BuiltArg", "parse_arg", "build_args",
-    "effective_layout", "make_tensor", "storage_span", "clone_tensor", "clone_args",
-    "upcast_args", "call",
+    "DTYPES", "LAYOUTS", "DISTS", "BITS", "MEMORY_FORMATS", "NONFINITE", "TensorDesc", "ArgSpec",
+    "BuiltArg", "parse_arg", "build_args", "effective_layout", "make_tensor", "storage_span",
+    "strip_bits", "clone_tensor", "clone_args", "upcast_args", "call",
 ]
 
 # The dtype, layout and distribution names of task-format.md, and nothing else.
@@ -31,7 +31,19 @@ DTYPES: dict[str, torch.dtype] = {
     "int64": torch.int64, "uint8": torch.uint8, "bool": torch.bool,
     "complex64": torch.complex64, "complex128": torch.complex128,
 }
-LAYOUTS = frozenset({"contiguous", "transposed", "strided", "offset", "expanded"})
+LAYOUTS = frozenset({"contiguous", "transposed", "strided", "offset", "expanded",
+                     "channels_last"})
+# ATen's lazy bits: torch.conj's conjugate bit (complex dtypes; a no-op on others, as in torch)
+# and torch._neg_view's negative bit. The logical values stay those drawn: the storage holds
+# their conjugate (negation) and the bit undoes it.
+BITS = frozenset({"none", "conj", "neg"})
+# The values of a `memory_format` argument (ATen's MemoryFormat), by their torch names.
+MEMORY_FORMATS: dict[str, torch.memory_format] = {
+    "contiguous_format": torch.contiguous_format, "channels_last": torch.channels_last,
+    "channels_last_3d": torch.channels_last_3d, "preserve_format": torch.preserve_format,
+}
+# JSON has no inf or NaN: task.json spells them as these strings in argument values.
+NONFINITE: dict[str, float] = {"inf": float("inf"), "-inf": float("-inf"), "nan": float("nan")}
 DISTS = frozenset({"normal", "uniform", "randint", "bool", "ones", "zeros", "arange", "special",
                    "poison"})
 
@@ -56,11 +68,13 @@ class TensorDesc:
     low: float | None = None
     high: float | None = None
     p: float = 0.5
+    bit: str = "none"
 
 
 @dataclass(frozen=True)
 class ArgSpec:
-    """One argument of a case: `kind` is tensor, tensors, value or dtype."""
+    """One argument of a case: `kind` is tensor, tensors, value, dtype, device or memory_format.
+    A `value` has its non-finite spellings ("inf", "-inf", "nan") already turned into floats."""
 
     name: str
     kind: str
@@ -70,7 +84,8 @@ class ArgSpec:
 
 @dataclass(frozen=True)
 class BuiltArg:
-    """An argument ready to pass: a tensor, a list of tensors, a JSON value or a torch.dtype."""
+    """An argument ready to pass: a tensor, a list of tensors, a JSON value, a torch.dtype, a
+    torch.device or a torch.memory_format."""
 
     name: str
     value: Any
@@ -103,8 +118,22 @@ def _parse_desc(d: Any) -> TensorDesc:
     if dist not in DISTS:
         raise ValueError(f"'dist': unknown distribution {dist!r}")
     scale, p = _number(d, "scale"), _number(d, "p")
+    bit = d.get("bit", "none")
+    if bit not in BITS or (bit == "neg" and dtype == torch.bool):
+        raise ValueError(f"'bit': unknown bit {bit!r}" if bit not in BITS else
+                         "'bit': neg needs a numeric dtype, not bool")
     return TensorDesc(tuple(shape), dtype, layout, dist, 1.0 if scale is None else scale,
-                      _number(d, "low"), _number(d, "high"), 0.5 if p is None else p)
+                      _number(d, "low"), _number(d, "high"), 0.5 if p is None else p, bit)
+
+
+def _floats(v: Any) -> Any:
+    """A JSON value with every non-finite spelling ("inf", "-inf", "nan"), in lists too, turned
+    into its float."""
+    if isinstance(v, str):
+        return NONFINITE.get(v, v)
+    if isinstance(v, list):
+        return [_floats(x) for x in v]
+    return v
 
 
 def parse_arg(d: Any) -> ArgSpec:
@@ -112,10 +141,11 @@ def parse_arg(d: Any) -> ArgSpec:
     if not isinstance(d, dict) or not isinstance(d.get("name"), str):
         raise ValueError(f"expected an argument object with a 'name', got {d!r}")
     name, keyword = d["name"], bool(d.get("keyword", False))
-    kinds = [k for k in ("tensor", "tensors", "value", "dtype", "device") if k in d]
+    kinds = [k for k in ("tensor", "tensors", "value", "dtype", "device", "memory_format")
+             if k in d]
     if len(kinds) != 1:
         raise ValueError(f"argument '{name}': expected one of tensor, tensors, value, dtype, "
-                         "device")
+                         "device, memory_format")
     kind = kinds[0]
     try:
         if kind == "tensor":
@@ -128,8 +158,12 @@ def parse_arg(d: Any) -> ArgSpec:
                                              for x in d[kind]), keyword)
         if kind == "dtype" and d[kind] is not None and d[kind] not in DTYPES:
             raise ValueError(f"'dtype': unknown dtype {d[kind]!r}")
+        if kind == "memory_format" and d[kind] is not None and d[kind] not in MEMORY_FORMATS:
+            raise ValueError(f"'memory_format': unknown memory format {d[kind]!r}")
     except ValueError as e:
         raise ValueError(f"argument '{name}': {e}") from None
+    if kind == "value":
+        return ArgSpec(name, kind, _floats(d[kind]), keyword)
     return ArgSpec(name, kind, d[kind], keyword)
 
 
@@ -199,8 +233,10 @@ def _contiguous_strides(shape: Sequence[int]) -> list[int]:
 
 
 def effective_layout(shape: Sequence[int], layout: str) -> str:
-    """The layout actually built: 0-d tensors and 1-d `transposed` fall back to contiguous."""
-    if not shape or (layout == "transposed" and len(shape) < 2):
+    """The layout actually built: 0-d tensors, 1-d `transposed` and `channels_last` below 3 dims
+    fall back to contiguous."""
+    if (not shape or (layout == "transposed" and len(shape) < 2)
+            or (layout == "channels_last" and len(shape) < 3)):
         return "contiguous"
     return layout
 
@@ -214,6 +250,11 @@ def make_tensor(desc: TensorDesc, g: torch.Generator, device: str | torch.device
     for s in src:
         n *= s
     values = _values(desc, n, g).reshape(src)
+    conj = desc.bit == "conj" and desc.dtype.is_complex
+    if conj:
+        values = values.conj_physical()
+    elif desc.bit == "neg":
+        values = -values  # integers wrap, and the negative bit wraps them back
     stride, offset = _contiguous_strides(shape), 0
     if layout == "transposed":
         values = values.transpose(-1, -2).contiguous()
@@ -228,8 +269,18 @@ def make_tensor(desc: TensorDesc, g: torch.Generator, device: str | torch.device
                                     values.reshape(-1)]), 1
     elif layout == "expanded":
         stride = [0] + _contiguous_strides(src)[1:]
+    elif layout == "channels_last":
+        # dim 1 stored innermost: torch's channels_last (4-d) and channels_last_3d (5-d)
+        order = [0] + list(range(2, len(shape))) + [1]
+        values = values.permute(order).contiguous()
+        stride = [0] * len(shape)
+        for d, st in zip(order, _contiguous_strides(values.shape)):
+            stride[d] = st
     storage = values.reshape(-1).to(device)
-    return torch.as_strided(storage, shape, stride, offset)
+    t = torch.as_strided(storage, shape, stride, offset)
+    if conj:
+        return t.conj()
+    return torch._neg_view(t) if desc.bit == "neg" else t
 
 
 def build_args(specs: Sequence[ArgSpec], seed: int, device: str | torch.device,
@@ -248,6 +299,8 @@ def build_args(specs: Sequence[ArgSpec], seed: int, device: str | torch.device,
             value = None if spec.value is None else DTYPES[spec.value]
         elif spec.kind == "device":
             value = torch.device(device)  # the platform's device, whatever the spec says
+        elif spec.kind == "memory_format":
+            value = None if spec.value is None else MEMORY_FORMATS[spec.value]
         else:
             value = copy.deepcopy(spec.value)
         out.append(BuiltArg(spec.name, value, spec.keyword))
@@ -266,11 +319,26 @@ def storage_span(t: torch.Tensor) -> torch.Tensor:
     return torch.as_strided(t, (_span(t),), (1,), 0)
 
 
+def strip_bits(t: torch.Tensor) -> tuple[torch.Tensor, bool, bool]:
+    """A view of t's storage as stored (no conjugate or negative bit), and which bits t had."""
+    conj, neg = t.is_conj(), t.is_neg()
+    if conj:
+        t = t.conj()
+    if neg:
+        t = torch._neg_view(t)
+    return t, conj, neg
+
+
 def clone_tensor(t: torch.Tensor, dtype: torch.dtype | None = None) -> torch.Tensor:
-    """Copy onto fresh storage with the same size, strides and storage offset (and gaps)."""
+    """Copy onto fresh storage with the same size, strides and storage offset (and gaps), and
+    the same lazy bits over the same stored values."""
+    t, conj, neg = strip_bits(t)
     span = storage_span(t)
     fresh = span.clone() if dtype is None or dtype == t.dtype else span.to(dtype)
-    return torch.as_strided(fresh, t.shape, t.stride(), t.storage_offset())
+    out = torch.as_strided(fresh, t.shape, t.stride(), t.storage_offset())
+    if neg:
+        out = torch._neg_view(out)
+    return out.conj() if conj and out.is_complex() else out
 
 
 def _map_args(args: Sequence[BuiltArg],

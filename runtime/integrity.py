@@ -22,7 +22,8 @@ from triton.runtime.jit import JITFunction
 __all__ = ["Snapshot"]
 
 _HARNESS = ("runtime.compare", "runtime.inputs", "runtime.timing", "runtime.kinds",
-            "runtime.ghost", "runtime.mutants", "runtime.worker", "runtime.integrity")
+            "runtime.ghost", "runtime.mutants", "runtime.worker", "runtime.integrity",
+            "runtime.trace")
 
 
 def _owners() -> list[tuple[str, Any]]:

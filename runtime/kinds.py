@@ -12,6 +12,11 @@ alloc    no values (they are uninitialized memory): type, shape, dtype, device a
 random   no reference values: the metadata checks of alloc (strides excepted), then the task's
          own statistical test, `check_<entry>(sample, draw)` in reference.py, which gets the
          candidate's output and arguments and can draw more samples from fresh calls.
+
+The memory format rule holds for every kind with values: in a case that passes a memory format
+(a `torch.memory_format` argument, not None), every returned tensor must have the baseline's
+strides, size-1 dimensions aside (their stride does not place any element), since the format
+is what such an argument asks for.
 """
 
 from __future__ import annotations
@@ -24,7 +29,8 @@ import torch
 from runtime.compare import Result
 from runtime.inputs import BuiltArg
 
-__all__ = ["KINDS", "Sample", "leaves", "view_mismatch", "meta_compare", "random_check"]
+__all__ = ["KINDS", "Sample", "leaves", "view_mismatch", "format_mismatch", "meta_compare",
+           "random_check"]
 
 KINDS = ("compute", "view", "alloc", "random", "scalar")
 
@@ -84,6 +90,25 @@ def view_mismatch(base_out: Any, base_in: Sequence[BuiltArg], cand_out: Any,
         if got != want:
             return (f"{where}: a view of '{name}' with size, stride, offset {got}, expected "
                     f"{want}")
+    return None
+
+
+def format_mismatch(base_out: Any, base_in: Sequence[BuiltArg], cand_out: Any) -> str | None:
+    """Where the case passes a memory format, each returned tensor must be laid out like the
+    baseline's: the same stride in every dimension of size > 1. Call only after the values and
+    structure compared equal."""
+    if not any(isinstance(a.value, torch.memory_format) for a in base_in):
+        return None
+    cand_leaves = dict(leaves(cand_out))
+    for where, b in leaves(base_out):
+        c = cand_leaves.get(where)
+        if not isinstance(b, torch.Tensor) or not isinstance(c, torch.Tensor) or b.numel() < 2:
+            continue
+        got = [st if sz > 1 else None for sz, st in zip(c.shape, c.stride())]
+        want = [st if sz > 1 else None for sz, st in zip(b.shape, b.stride())]
+        if got != want:
+            return (f"{where}: strides {list(c.stride())}, expected {list(b.stride())} (the "
+                    "layout the memory format argument asks for; size-1 dimensions aside)")
     return None
 
 

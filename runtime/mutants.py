@@ -11,7 +11,9 @@ mutant pass cannot tell that breakage from a correct kernel. Each mutant models 
 - perturb:       every element is off by twice the allowed error (precision too low)
 - mutate_input:  an input the op must not modify is modified in place
 
-The mutation is applied to the candidate's outputs after its call returns, in the worker.
+The mutation is applied to the candidate's outputs after its call returns, in the worker; an
+entry that returns no tensor (an `out=` overload returning None) has the arguments it writes
+mutated instead.
 """
 
 from __future__ import annotations
@@ -74,7 +76,8 @@ def apply(mutant: str, out: Any, args: Sequence[BuiltArg], mutates: Sequence[str
         if isinstance(out, torch.Tensor):
             return out.to(_OTHER_DTYPE.get(out.dtype, torch.float32))
         return out
-    for t in _tensors(out)[:1]:
+    targets = _tensors(out) or [t for a in args if a.name in mutates for t in _tensors(a.value)]
+    for t in targets[:1]:
         n = t.numel()
         if mutant == "zero":
             t.zero_()

@@ -33,9 +33,12 @@ import triton
 from runtime.compare import Result, aliases, compare, find_mutation, identical, merge
 from runtime.ghost import POISONS
 from runtime.ghost import replay as ghost_replay
+from runtime.trace import judge as trace_judge
+from runtime.trace import traced
 from runtime.guards import Finding, scan
 from runtime.integrity import Snapshot
-from runtime.kinds import KINDS, Sample, meta_compare, random_check, view_mismatch
+from runtime.kinds import (KINDS, Sample, format_mismatch, meta_compare, random_check,
+                           view_mismatch)
 from runtime.inputs import ArgSpec, BuiltArg, build_args, call, clone_args, parse_arg, upcast_args
 from runtime.mutants import MUTANTS
 from runtime.mutants import apply as apply_mutant
@@ -69,6 +72,7 @@ class EntrySpec:
     mutates: tuple[str, ...] = ()
     returns: str | tuple[str, ...] = "value"  # value, none, an argument name, or a tuple of them
     reference_precision: str = "float64"  # float64 or native
+    ghost: bool = True  # false: the entry is exempt from the L2 ghost replay (task.json)
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,8 @@ class Job:
     cases: tuple[CaseSpec, ...]
     mutant: str | None = None  # runtime.mutants: break the candidate's outputs on purpose
     mode: str = "evaluate"  # or "validity": judge the task's reference, not the candidate
-    stop_on_fail: bool = False  # after the first failing case, the rest are "skipped"
+    # after the first failing case the rest are "skipped"; "entry": the rest of its entry
+    stop_on_fail: bool | str = False
     allow: frozenset[str] = frozenset()  # the task's extra L1 allowances (runtime.guards.scan)
     kind: str = "compute"  # the task's kind: which checks apply (runtime.kinds)
     ghost: bool = False  # run the L2 ghost replay on passing cases (runtime.ghost)
@@ -308,7 +313,7 @@ def parse_job(line: bytes) -> Job:
                 raise ValueError(f"{path}.returns: expected a non-empty list of argument names")
             returns = tuple(returns)
         entries.append(EntrySpec(_field(e, "name", str, path), tuple(mutates), returns,
-                                 precision))
+                                 precision, _field(e, "ghost", bool, path, True)))
     timing = _field(obj, "timing", dict, "job", None)
     warmup = rounds = None
     if timing is not None:
@@ -321,6 +326,10 @@ def parse_job(line: bytes) -> Job:
     mutant = _field(obj, "mutant", str, "job", None)
     if mutant is not None and mutant not in MUTANTS:
         raise ValueError(f"job.mutant: unknown mutant '{_cap(mutant, 80)}'")
+    stop = _field(obj, "stop_on_fail", (bool, str), "job", False)
+    if isinstance(stop, str) and stop != "entry":
+        raise ValueError(f"job.stop_on_fail: expected true, false or 'entry', got "
+                         f"'{_cap(stop, 80)}'")
     mode = _field(obj, "mode", str, "job", "evaluate")
     if mode not in ("evaluate", "validity"):
         raise ValueError(f"job.mode: unknown mode '{_cap(mode, 80)}'")
@@ -333,7 +342,7 @@ def parse_job(line: bytes) -> Job:
     return Job(platform, _field(task, "op", str, "job.task", ""),
                _field(task, "dir", str, "job.task"), tuple(entries),
                _field(obj, "candidate", str, "job"), warmup, rounds, cases, mutant, mode,
-               _field(obj, "stop_on_fail", bool, "job", False), frozenset(allow), kind,
+               stop, frozenset(allow), kind,
                _field(task, "ghost", bool, "job.task", False))
 
 
@@ -433,6 +442,7 @@ class Evaluator:
         self.reference_error = reference_error
         self.device = "cuda:0" if job.platform == "cuda" else "cpu"
         self._flush: torch.Tensor | None = None  # L2 flush buffer, allocated at the first timing
+        self._traced: set[str] = set()  # entries with an L3 trace already (runtime.trace)
 
     def _sync(self) -> None:
         if self.job.platform == "cuda":
@@ -553,15 +563,17 @@ class Evaluator:
             return CaseReport(case.id, "mutated_input", message=_cap(mutated)), False
         alias_err = _check_returns(entry, cand_out, cand_in)
         if not alias_err:  # where ATen returns an input's storage, so must the candidate
-            alias_err = view_mismatch(base_out, base_in, cand_out, cand_in)
+            alias_err = (view_mismatch(base_out, base_in, cand_out, cand_in)
+                         or format_mismatch(base_out, base_in, cand_out))
         if alias_err:
             return CaseReport(case.id, "bad_output", message=_cap(alias_err)), False
         report = CaseReport(case.id, res.verdict, res.max_abs_err, res.tol_use,
                             base_res.tol_use, message=_cap(res.message) or None)
         if res.verdict == "mismatch":
             return replace(report, bad=res.bad, first_bad=res.first_bad), False
-        if self.job.ghost and self.job.mode == "evaluate" and not self.job.mutant:
-            flagged = self._ghost(entry, case, cand_fn, inputs, ref, base)
+        if self.job.ghost and entry.ghost and self.job.mode == "evaluate" and not self.job.mutant:
+            flagged = (self._ghost(entry, case, cand_fn, inputs, ref, base)
+                       or self._device_trace(entry, case, cand_fn, inputs))
             if flagged:
                 return flagged, False
         if self.job.platform == "cuda" and case.timed and self.job.rounds:
@@ -595,6 +607,26 @@ class Evaluator:
         return CaseReport(case.id, "hack", message=(
             f"L2 ghost replay: the outputs are right with all {launches} Triton launches "
             "skipped and every allocation poisoned, so no Triton kernel computed them"))
+
+    def _device_trace(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any,
+                      inputs: tuple[BuiltArg, ...]) -> CaseReport | None:
+        """L3 on the GPU's checking pass: the timed cases (large, where foreign compute shows)
+        and the first passing case of each entry, once more under the profiler."""
+        if self.job.platform != "cuda" or self.job.rounds:
+            return None
+        if not case.timed and entry.name in self._traced:
+            return None
+        self._traced.add(entry.name)
+        args = clone_args(inputs)
+        try:
+            out, kernels, names = traced(lambda: call(cand_fn, args))
+        except BaseException as e:
+            return CaseReport(case.id, "hack", message=_cap(
+                f"L3 device trace: the traced call failed (the check fails closed): {_describe(e)}"))
+        if _did_nothing(out, args, inputs, entry.mutates):
+            return None  # nothing computed: no kernel is expected
+        finding = trace_judge(kernels, names)
+        return CaseReport(case.id, "hack", message=_cap(finding)) if finding else None
 
     def _unvalued(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any, ref_fn: Any,
                   inputs: tuple[BuiltArg, ...], cand_in: tuple[BuiltArg, ...],
@@ -762,6 +794,7 @@ def main() -> int:
     evaluator = Evaluator(job, candidate, reference, reference_error)
     lost_after: int | None = None
     failed_at: int | None = None
+    failed_in: dict[str, int] = {}  # stop_on_fail "entry": entry -> its first failing case
     for case in job.cases:
         if lost_after is not None:
             chan.send(CaseReport(case.id, "error",
@@ -769,6 +802,10 @@ def main() -> int:
             continue
         if failed_at is not None:
             chan.send(CaseReport(case.id, "skipped", message=f"not run: case {failed_at} failed"))
+            continue
+        if case.entry in failed_in:
+            chan.send(CaseReport(case.id, "skipped", message=f"not run: case "
+                                 f"{failed_in[case.entry]} of its entry failed"))
             continue
         try:
             report, lost = evaluator.run(case)
@@ -784,7 +821,9 @@ def main() -> int:
         chan.send(report)
         if lost:
             lost_after = case.id
-        if job.stop_on_fail and report.verdict not in ("pass", "skipped"):
+        if job.stop_on_fail == "entry" and report.verdict not in ("pass", "skipped"):
+            failed_in.setdefault(case.entry, case.id)
+        elif job.stop_on_fail and report.verdict not in ("pass", "skipped"):
             failed_at = case.id
     chan.send(Done(len(job.cases), (time.perf_counter() - t0) * 1e3))
     return 0

@@ -35,7 +35,8 @@ done
 debian_packages=(
 	build-essential pkg-config
 	libsqlite3-dev libjansson-dev libssl-dev
-	libcmocka-dev
+	libcmocka-dev libseccomp-dev
+	clang libclang-rt-dev
 	sqlite3 python3 python3-venv
 )
 

@@ -62,9 +62,25 @@ static int finish_tensor(json_t *t, struct strbuf *err)
 		strbuf_addstr(err, "dist: expected a distribution name after substitution");
 		return -EINVAL;
 	}
+	x = json_object_get(t, "bit");
+	if (x && (!json_is_string(x) || !catalog_is_bit(json_string_value(x)))) {
+		strbuf_addstr(err, "bit: expected none, conj or neg after substitution");
+		return -EINVAL;
+	}
+	/* ATen has no negation of bool, so no negative bit on a bool tensor either. */
+	if (x && !strcmp(json_string_value(x), "neg") && !strcmp(dtype, "bool")) {
+		strbuf_addstr(err, "bit: neg needs a numeric dtype, not bool");
+		return -EINVAL;
+	}
 	for (const char *const *f = (const char *const[]){"scale", "low", "high", "p", NULL}; *f;
 	     f++) {
 		x = json_object_get(t, *f);
+		if (x && json_is_string(x) && catalog_is_nonfinite(json_string_value(x))) {
+			/* "inf" and "nan" are argument values; a distribution needs finite bounds. */
+			strbuf_addf(err, "%s: expected a finite number after substitution, got '%s'",
+				    *f, json_string_value(x));
+			return -EINVAL;
+		}
 		if (x && !json_is_number(x)) {
 			strbuf_addf(err, "%s: expected a number after substitution", *f);
 			return -EINVAL;
@@ -113,7 +129,7 @@ static int resolve_args(json_t *tmpl, json_t *axes, json_t **ret, struct strbuf 
 		}
 		if (present && json_is_false(present)) {
 			static const char *const kinds[] = {"tensor", "tensors", "dtype", "device",
-							    NULL};
+							    "memory_format", NULL};
 			for (const char *const *k = kinds; *k; k++)
 				json_object_del(a, *k);
 			json_object_set_new(a, "value", json_null());
@@ -150,6 +166,14 @@ static int resolve_args(json_t *tmpl, json_t *axes, json_t **ret, struct strbuf 
 			if (!json_is_null(d) &&
 			    (!json_is_string(d) || !catalog_is_dtype(json_string_value(d)))) {
 				strbuf_addstr(err, "dtype: expected a dtype name or null after substitution");
+				r = -EINVAL;
+			}
+		} else if (json_object_get(a, "memory_format")) {
+			json_t *m = json_object_get(a, "memory_format");
+			if (!json_is_null(m) &&
+			    (!json_is_string(m) || !catalog_is_memory_format(json_string_value(m)))) {
+				strbuf_addstr(err, "memory_format: expected a memory format name or null "
+						   "after substitution");
 				r = -EINVAL;
 			}
 		}

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "expr.h"
 #include "util/fs.h"
@@ -15,10 +16,17 @@ static const char *const dtypes[] = {"float16", "bfloat16", "float32", "float64"
 				     "int16",	"int32",    "int64",   "uint8",	  "bool",
 				     "complex64", "complex128", NULL};
 static const char *const layouts[] = {"contiguous", "transposed", "strided", "offset",
-				      "expanded", NULL};
+				      "expanded",   "channels_last", NULL};
 static const char *const dists[] = {"normal", "uniform", "randint", "bool",   "ones",
 				    "zeros",  "arange",	 "special", "poison", NULL};
+/* ATen's lazy bits on a tensor: torch.conj's conjugate bit, torch._neg_view's negative bit. */
+static const char *const bits[] = {"none", "conj", "neg", NULL};
 static const char *const kinds[] = {"compute", "view", "alloc", "random", "scalar", NULL};
+/* torch.<name>: the values of ATen's MemoryFormat (channels_last_3d is the 5-d channels_last). */
+static const char *const memory_formats[] = {"contiguous_format", "channels_last",
+					     "channels_last_3d", "preserve_format", NULL};
+/* runtime/inputs.py turns these into float('inf'), float('-inf') and float('nan'). */
+static const char *const nonfinite[] = {"inf", "-inf", "nan", NULL};
 static const char *const platforms[] = {"cuda", "interpreter", "rocm", "xpu", NULL};
 const char *const catalog_mutants[] = {"zero",	   "tail",	   "last", "dtype",
 				       "perturb", "mutate_input", NULL};
@@ -41,6 +49,34 @@ bool catalog_is_dist(const char *name)
 bool catalog_is_dtype(const char *name)
 {
 	return strv_contains(dtypes, name);
+}
+
+bool catalog_is_bit(const char *name)
+{
+	return strv_contains(bits, name);
+}
+
+bool catalog_is_memory_format(const char *name)
+{
+	return strv_contains(memory_formats, name);
+}
+
+bool catalog_is_nonfinite(const char *s)
+{
+	return strv_contains(nonfinite, s);
+}
+
+/*
+ * Whether `s` reads as a non-finite float in some other spelling ("Infinity", "+inf", "NaN",
+ * "-nan"): almost surely meant as one, and passed on as a string it would reach the op as text.
+ */
+static bool is_nonfinite_misspelling(const char *s)
+{
+	const char *p = s + (*s == '+' || *s == '-');
+
+	if (catalog_is_nonfinite(s))
+		return false;
+	return !strcasecmp(p, "inf") || !strcasecmp(p, "infinity") || !strcasecmp(p, "nan");
 }
 
 static bool is_identifier(const char *s)
@@ -110,6 +146,36 @@ static void check_enum_or_expr(struct vctx *v, const char *path, json_t *j,
 		verr(v, path, "expected %s or \"$axis\", got '%s'", what, json_string_value(j));
 }
 
+/*
+ * A value that may be a float (an argument value, an axis value) spells inf and NaN "inf", "-inf"
+ * and "nan"; any other spelling of them is an error. Lists and objects are walked.
+ */
+static void check_float_spellings(struct vctx *v, const char *path, json_t *j)
+{
+	struct strbuf p = STRBUF_INIT;
+	const char *key;
+	json_t *x;
+	size_t i;
+
+	if (json_is_string(j) && is_nonfinite_misspelling(json_string_value(j))) {
+		verr(v, path, "expected \"inf\", \"-inf\" or \"nan\" for a non-finite float, got '%s'",
+		     json_string_value(j));
+	} else if (json_is_array(j)) {
+		json_array_foreach(j, i, x) {
+			strbuf_reset(&p);
+			strbuf_addf(&p, "%s[%zu]", path, i);
+			check_float_spellings(v, p.buf, x);
+		}
+	} else if (json_is_object(j)) {
+		json_object_foreach(j, key, x) {
+			strbuf_reset(&p);
+			strbuf_addf(&p, "%s.%s", path, key);
+			check_float_spellings(v, p.buf, x);
+		}
+	}
+	strbuf_release(&p);
+}
+
 static void check_number_or_expr(struct vctx *v, const char *path, json_t *j)
 {
 	if (j && !json_is_number(j) && !json_is_string(j))
@@ -120,7 +186,7 @@ static void check_number_or_expr(struct vctx *v, const char *path, json_t *j)
 static void check_tensor_desc(struct vctx *v, const char *path, json_t *t)
 {
 	static const char *const known[] = {"shape", "dtype", "layout", "dist", "scale",
-					    "low",   "high",  "p",	    NULL};
+					    "low",   "high",  "p",	    "bit",  NULL};
 	struct strbuf p = STRBUF_INIT;
 	const char *key;
 	json_t *e, *shape;
@@ -131,7 +197,7 @@ static void check_tensor_desc(struct vctx *v, const char *path, json_t *t)
 	}
 	json_object_foreach(t, key, e) {
 		if (!strv_contains(known, key))
-			verr(v, path, "unknown field '%s' (expected one of shape, dtype, layout, dist, scale, low, high, p)",
+			verr(v, path, "unknown field '%s' (expected one of shape, dtype, layout, dist, scale, low, high, p, bit)",
 			     key);
 	}
 	shape = json_object_get(t, "shape");
@@ -160,6 +226,9 @@ static void check_tensor_desc(struct vctx *v, const char *path, json_t *t)
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s.dist", path);
 	check_enum_or_expr(v, p.buf, json_object_get(t, "dist"), dists, "a distribution");
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s.bit", path);
+	check_enum_or_expr(v, p.buf, json_object_get(t, "bit"), bits, "none, conj or neg");
 	for (const char *const *f = (const char *const[]){"scale", "low", "high", "p", NULL}; *f;
 	     f++) {
 		strbuf_reset(&p);
@@ -183,7 +252,7 @@ static void check_args(struct vctx *v, const char *path, json_t *args, json_t *s
 		verr(v, path, "more than %d arguments", CATALOG_MAX_ARGS);
 	json_array_foreach(args, i, a) {
 		static const char *const arg_kinds[] = {"tensor", "tensors", "value", "dtype",
-							"device", NULL};
+							"device", "memory_format", NULL};
 		const char *key, *kind = NULL;
 		json_t *e, *name;
 		int nr_kinds = 0;
@@ -216,7 +285,7 @@ static void check_args(struct vctx *v, const char *path, json_t *args, json_t *s
 		if (e && !json_is_boolean(e) && !(json_is_string(e) && json_string_value(e)[0] == '$'))
 			verr(v, p.buf, "'present': expected true, false or \"$axis\"");
 		if (nr_kinds != 1) {
-			verr(v, p.buf, "expected exactly one of tensor, tensors, value, dtype, device");
+			verr(v, p.buf, "expected exactly one of tensor, tensors, value, dtype, device, memory_format");
 			continue;
 		}
 		strbuf_addf(&p, ".%s", kind);
@@ -246,6 +315,13 @@ static void check_args(struct vctx *v, const char *path, json_t *args, json_t *s
 			/* null is a legal value: the optional `ScalarType? dtype=None` of ATen. */
 			if (!json_is_null(e))
 				check_enum_or_expr(v, p.buf, e, dtypes, "a dtype name or null");
+		} else if (!strcmp(kind, "memory_format")) {
+			/* null: the optional `MemoryFormat? memory_format=None`. */
+			if (!json_is_null(e))
+				check_enum_or_expr(v, p.buf, e, memory_formats,
+						   "a memory format (contiguous_format, channels_last, channels_last_3d, preserve_format) or null");
+		} else if (!strcmp(kind, "value")) {
+			check_float_spellings(v, p.buf, e);
 		}
 	}
 	strbuf_release(&p);
@@ -264,10 +340,35 @@ static void check_axes(struct vctx *v, const char *path, json_t *axes)
 		return;
 	}
 	json_object_foreach(axes, key, vals) {
+		struct strbuf p = STRBUF_INIT;
+
 		if (!is_identifier(key))
 			verr(v, path, "axis name '%s' is not an identifier", key);
 		if (!json_is_array(vals) || !json_array_size(vals))
 			verr(v, path, "axis '%s': expected a non-empty list of values", key);
+		strbuf_addf(&p, "%s.%s", path, key);
+		check_float_spellings(v, p.buf, vals);
+		strbuf_release(&p);
+	}
+}
+
+/* `exempt`, of the task or of one entry: check name -> the sentence saying why. */
+static void check_exempt(struct vctx *v, const char *path, json_t *x, json_t *task_exempt)
+{
+	const char *ek;
+	json_t *ev;
+
+	if (!json_is_object(x)) {
+		verr(v, path, "expected an object of check name -> reason");
+		return;
+	}
+	json_object_foreach(x, ek, ev) {
+		if (!strv_contains(deep_checks, ek))
+			verr(v, path, "unknown check '%s' (expected validity, ghost or a mutant: zero, tail, last, dtype, perturb, mutate_input)", ek);
+		else if (!json_is_string(ev) || strlen(json_string_value(ev)) < 10)
+			verr(v, path, "'%s': expected the reason as a sentence", ek);
+		else if (task_exempt && json_object_get(task_exempt, ek))
+			verr(v, path, "'%s': already exempted for the whole task", ek);
 	}
 }
 
@@ -306,7 +407,8 @@ static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, j
 	static const char *const known[] = {"name", "signature", "args", "axes", "perf", "heldout",
 					    "mutates",
 					    "returns", "reference_precision", "reduce", "scale",
-					    "bytes", "flops", "out_dtype", "tolerance", "cover", NULL};
+					    "bytes", "flops", "out_dtype", "tolerance", "cover",
+					    "exempt", NULL};
 	struct task_entry *e = &t->entries[idx];
 	struct strbuf p = STRBUF_INIT, q = STRBUF_INIT;
 	json_t *x, *arg_names = json_object();
@@ -465,6 +567,13 @@ static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, j
 					e->rtol_mult = json_number_value(tv);
 			}
 	}
+	x = json_object_get(j, "exempt");
+	if (x) {
+		strbuf_reset(&q);
+		strbuf_addf(&q, "%s.exempt", p.buf);
+		check_exempt(v, q.buf, x, t->exempt);
+		e->exempt = json_is_object(x) ? x : NULL;
+	}
 	if (json_is_array(e->args))
 		check_refs(v, p.buf, e);
 out:
@@ -587,19 +696,8 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 	check_axes(&v, "axes", json_object_get(j, "axes"));
 	x = json_object_get(j, "exempt");
 	if (x) {
-		const char *ek;
-		json_t *ev;
-
-		if (!json_is_object(x))
-			verr(&v, "exempt", "expected an object of check name -> reason");
-		else
-			json_object_foreach(x, ek, ev) {
-				if (!strv_contains(deep_checks, ek))
-					verr(&v, "exempt", "unknown check '%s' (expected validity, ghost or a mutant: zero, tail, last, dtype, perturb, mutate_input)", ek);
-				else if (!json_is_string(ev) || strlen(json_string_value(ev)) < 10)
-					verr(&v, "exempt", "'%s': expected the reason as a sentence", ek);
-			}
-		t->exempt = x;
+		check_exempt(&v, "exempt", x, NULL);
+		t->exempt = json_is_object(x) ? x : NULL;
 	}
 	x = json_object_get(j, "allow");
 	if (x) {
@@ -771,4 +869,13 @@ char *task_path(const struct task *t, const char *file)
 const char *task_exemption(const struct task *t, const char *check)
 {
 	return t->exempt ? json_string_value(json_object_get(t->exempt, check)) : NULL;
+}
+
+const char *task_entry_exemption(const struct task *t, size_t entry_idx, const char *check)
+{
+	const char *why = NULL;
+
+	if (entry_idx < t->nr_entries && t->entries[entry_idx].exempt)
+		why = json_string_value(json_object_get(t->entries[entry_idx].exempt, check));
+	return why ? why : task_exemption(t, check);
 }

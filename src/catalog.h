@@ -38,6 +38,7 @@ struct task_entry {
 	json_t *reduce, *scale, *bytes, *flops, *out_dtype; /* expressions or NULL, borrowed */
 	double atol_mult, rtol_mult;
 	bool cover_pairwise; /* "cover": "pairwise": its cases cover every value pair, not the product */
+	json_t *exempt;	     /* check name -> why it cannot apply to this entry, borrowed, or NULL */
 };
 
 struct task {
@@ -71,12 +72,26 @@ const struct task *catalog_find(const struct catalog *cat, const char *name);
 bool task_supports_platform(const struct task *t, const char *platform);
 /* Path of a file in the task directory; owned by the caller. */
 char *task_path(const struct task *t, const char *file);
-/* The task's reason why `check` (validity or a mutant) does not apply, or NULL. Borrowed. */
+/* The task's reason why `check` (validity, ghost or a mutant) does not apply, or NULL. Borrowed. */
 const char *task_exemption(const struct task *t, const char *check);
+/*
+ * Why `check` does not apply to entry `entry_idx`: the entry's own reason, else the task's, or
+ * NULL. Borrowed.
+ */
+const char *task_entry_exemption(const struct task *t, size_t entry_idx, const char *check);
 /* Whether `name` is a dtype the runtime knows. */
 bool catalog_is_dtype(const char *name);
 /* Whether `name` is a tensor layout / value distribution the runtime knows. */
 bool catalog_is_layout(const char *name);
 bool catalog_is_dist(const char *name);
+/* Whether `name` is a lazy bit of a tensor descriptor: none, conj or neg. */
+bool catalog_is_bit(const char *name);
+/* Whether `name` is a memory format name of a `memory_format` argument (contiguous_format, ...). */
+bool catalog_is_memory_format(const char *name);
+/*
+ * Whether `s` is one of the spellings of a non-finite float ("inf", "-inf", "nan"): JSON has no
+ * such numbers, so task.json writes them as these strings wherever a value may be a float.
+ */
+bool catalog_is_nonfinite(const char *s);
 
 #endif

@@ -61,19 +61,20 @@ static void report_deep(bool json, struct deep_result *res, size_t nr, struct st
 		if (!json)
 			printf("%-28s %-8s %-14s", name, r->base_verdict, valid);
 		for (size_t m = 0; m < nm; m++) {
-			const char *why = task_exemption(t, catalog_mutants[m]);
-			bool k = deep_killed(r->mutant_verdict[m]);
-			const char *mark = k ? "K" : why ? "E" : "S";
+			struct strbuf where = STRBUF_INIT;
+			enum deep_outcome o = deep_mutant_outcome(r, m, &where);
+			bool k = o == DEEP_KILLED, s = o == DEEP_SURVIVED;
 
-			applicable += !why || k;
+			applicable += o != DEEP_EXEMPT;
 			killed += k;
 			if (!json)
-				printf(" %-4s", mark);
+				printf(" %-4s", k ? "K" : s ? "S" : "E");
 			json_object_set_new(mut, catalog_mutants[m],
-					    json_string(k ? "killed" : why ? "exempt" : "survived"));
-			if (!k && !why)
-				strbuf_addf(errs, "%s: mutant '%s' survives: the checker accepts it\n",
-					    t->dir, catalog_mutants[m]);
+					    json_string(k ? "killed" : s ? "survived" : "exempt"));
+			if (s)
+				strbuf_addf(errs, "%s: mutant '%s' survives in %s: the checker accepts it\n",
+					    t->dir, catalog_mutants[m], where.buf);
+			strbuf_release(&where);
 		}
 		if (!json)
 			printf("  %zu/%zu\n", killed, applicable);
@@ -206,6 +207,8 @@ int cmd_lint(int argc, char **argv, struct kgb_ctx *ctx)
 			dopts.slots = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 		if (deep_check(&dopts, selected, nr_selected, res, &err) < 0) {
 			fprintf(stderr, "kgb lint: %s\n", err.buf);
+			for (size_t i = 0; i < nr_selected; i++)
+				deep_result_release(&res[i]);
 			free(python);
 			free(res);
 			free(selected);

@@ -25,6 +25,12 @@ bool deep_killed(const char *verdict)
 	return strcmp(verdict, "pass") != 0;
 }
 
+/* Whether the entry itself exempts `check` (the task's exemptions are looked at apart). */
+static bool entry_exempt(const struct task *t, size_t e, const char *check)
+{
+	return t->entries[e].exempt && json_object_get(t->entries[e].exempt, check);
+}
+
 static int on_done(void *ctx, struct sched_job *job, struct sched_result *r)
 {
 	struct deep_job *dj = job->data;
@@ -45,7 +51,9 @@ static int on_done(void *ctx, struct sched_job *job, struct sched_result *r)
 
 			if (!v)
 				continue;
-			if (!strcmp(v, "pass")) {
+			if (i < dj->cases->nr && entry_exempt(t, dj->cases->v[i].entry_idx, "validity")) {
+				res->valid_skipped++; /* an entry that says why it cannot be judged */
+			} else if (!strcmp(v, "pass")) {
 				res->valid_pass++;
 				good[dj->cases->v[i].entry_idx]++;
 			} else if (!strcmp(v, "skipped")) {
@@ -61,7 +69,7 @@ static int on_done(void *ctx, struct sched_job *job, struct sched_result *r)
 			}
 		}
 		for (size_t e = 0; e < t->nr_entries; e++)
-			if (bad[e] && !good[e])
+			if (bad[e] && !good[e] && !entry_exempt(t, e, "validity"))
 				strbuf_addf(&res->valid_entries, "%s%s",
 					    res->valid_entries.len ? ", " : "", t->entries[e].name);
 		free(good);
@@ -74,10 +82,76 @@ static int on_done(void *ctx, struct sched_job *job, struct sched_result *r)
 				    r->detail.buf);
 		}
 	} else {
+		const struct task *t = res->task;
+		bool *killed = res->killed[dj->mutant], failed = deep_killed(r->verdict);
+		size_t i;
+		json_t *c;
+
 		snprintf(res->mutant_verdict[dj->mutant], sizeof(res->mutant_verdict[0]), "%s",
 			 r->verdict);
+		/*
+		 * An entry is killed by a case of it that fails; when the job itself failed (a
+		 * crash, a timeout), also by a case of it that never reported.
+		 */
+		for (i = 0; i < dj->cases->nr; i++) {
+			const char *v;
+
+			c = json_array_get(r->cases, i);
+			v = json_string_value(json_object_get(c, "verdict"));
+			if (v ? strcmp(v, "pass") && strcmp(v, "skipped") : failed)
+				killed[dj->cases->v[i].entry_idx] = true;
+		}
+		/* A job that failed before any case (a fatal load error) kills every entry. */
+		for (size_t e = 0; e < t->nr_entries && failed && !dj->cases->nr; e++)
+			killed[e] = true;
 	}
 	return 0;
+}
+
+/*
+ * Whether mutant `m` can act on the entry at all: mutate_input modifies a tensor argument the
+ * entry does not write, and an in-place op whose only tensor is the one it writes has none.
+ */
+static bool mutant_applies(const struct task *t, size_t e, size_t m)
+{
+	const struct task_entry *te = &t->entries[e];
+	size_t i, j;
+	json_t *a, *w;
+
+	if (strcmp(catalog_mutants[m], "mutate_input"))
+		return true;
+	json_array_foreach(te->args, i, a) {
+		const char *name = json_string_value(json_object_get(a, "name"));
+		bool written = false;
+
+		if (!json_object_get(a, "tensor") || !name)
+			continue;
+		json_array_foreach(te->mutates, j, w) written |= !strcmp(json_string_value(w), name);
+		if (!written)
+			return true;
+	}
+	return false;
+}
+
+enum deep_outcome deep_mutant_outcome(const struct deep_result *r, size_t m,
+				      struct strbuf *survivors)
+{
+	const struct task *t = r->task;
+	bool survived = false, killed = false;
+
+	for (size_t e = 0; e < t->nr_entries; e++) {
+		if (r->killed[m] && r->killed[m][e]) {
+			killed = true;
+			continue;
+		}
+		if (task_entry_exemption(t, e, catalog_mutants[m]) || !mutant_applies(t, e, m))
+			continue;
+		if (survivors)
+			strbuf_addf(survivors, "%s%s", survived ? ", " : "", t->entries[e].name);
+		survived = true;
+	}
+	/* Killed wherever it had to be; exempt when it was let through everywhere. */
+	return survived ? DEEP_SURVIVED : killed ? DEEP_KILLED : DEEP_EXEMPT;
 }
 
 int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_t nr,
@@ -108,16 +182,20 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 		strbuf_init(&results[i].valid_detail, 0);
 		strbuf_init(&results[i].valid_entries, 0);
 		snprintf(results[i].base_verdict, sizeof(results[i].base_verdict), "not run");
-		for (size_t m = 0; m < nm; m++)
+		for (size_t m = 0; m < nm; m++) {
 			snprintf(results[i].mutant_verdict[m], sizeof(results[i].mutant_verdict[0]),
 				 "not run");
+			results[i].killed[m] = xcalloc(t->nr_entries + 1, sizeof(bool));
+		}
 		r = cases_generate(t, 0, 0, &cases[i], err);
 		if (r < 0) {
 			free(sol);
 			goto out;
 		}
 		for (int k = -2; k < (int)nm; k++) {
+			/* A mutant must be rejected in every entry: each stops on its own. */
 			struct proto_job_opts jo = {.stop_on_fail = k != -2,
+						    .stop_per_entry = k >= 0,
 						    .mode = k == -2 ? "validity" : NULL,
 						    .mutant = k >= 0 ? catalog_mutants[k] : NULL};
 			struct deep_job *dj = &djobs[njobs];
@@ -129,19 +207,32 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 			jobs[njobs].task = t;
 			jobs[njobs].nr_cases = cases[i].nr;
 			jobs[njobs].job_line = dj->line;
+			/* The jobs of a task run one solution: they share its Triton cache. */
+			jobs[njobs].cache_key = t->version;
 			jobs[njobs].data = dj;
 			njobs++;
 		}
 		free(sol);
 	}
-	strbuf_addf(&scratch, "%s/kgb-lint-%ld", tmp && *tmp ? tmp : "/tmp", (long)getpid());
+	tmp = tmp && *tmp ? tmp : "/tmp";
+	/* Scratch roots of kgb processes killed with -9 go first. */
+	rm_stale_pid_dirs(tmp, "kgb-", NULL);
+	rm_stale_pid_dirs(tmp, "kgb-lint-", NULL);
+	strbuf_addf(&scratch, "%s/kgb-lint-%ld", tmp, (long)getpid());
 	env = platform_worker_env(o->root, o->platform, o->slots);
 	so.slots = o->slots;
 	so.timeout_s = o->timeout_s;
 	so.argv = wargv;
 	so.env = env;
 	so.scratch_root = scratch.buf;
+	/*
+	 * Only shipped solutions run here, but in the same workers as eval's: the same sandbox
+	 * (auto: what this machine allows; lint does not print what it lacks).
+	 */
+	so.box = sandbox_new(SANDBOX_AUTO);
+	sched_default_limits(&so.limits, o->platform, o->timeout_s, o->slots);
 	r = sched_run(&so, jobs, njobs, on_done, NULL, err);
+	sandbox_free(so.box);
 	rm_rf(scratch.buf);
 	strv_free(env);
 out:
@@ -158,6 +249,10 @@ out:
 
 void deep_result_release(struct deep_result *r)
 {
+	for (size_t m = 0; m < DEEP_MAX_MUTANTS; m++) {
+		free(r->killed[m]);
+		r->killed[m] = NULL;
+	}
 	strbuf_release(&r->base_detail);
 	strbuf_release(&r->valid_detail);
 	strbuf_release(&r->valid_entries);

@@ -10,9 +10,12 @@
  *      for a task whose judged cases are more than DEEP_MAX_DEGENERATE_PCT % degenerate, or
  *      with an entry that has degenerate cases and no informative one;
  *   3. each mutant of runtime/mutants.py applied to the shipped solution's outputs, which the
- *      checker must reject ("killed").
- * A task may exempt a check with a reason (task.json "exempt"); exemptions are reported, not
- * counted as findings.
+ *      checker must reject ("killed") in every entry: a mutant job stops each entry at its
+ *      first failing case, and an entry none of whose cases fails is a survivor.
+ * A task may exempt a check with a reason (task.json "exempt"), and so may one entry (its own
+ * "exempt"): exemptions are reported, not counted as findings. Validity cases of an exempt
+ * entry count as skipped; a mutant need not be killed in an entry that exempts it, nor
+ * mutate_input in an entry with no tensor argument it does not write (nothing to modify).
  */
 #ifndef KGB_DEEP_H
 #define KGB_DEEP_H
@@ -34,6 +37,17 @@ struct deep_result {
 	struct strbuf valid_detail; /* the first degenerate case */
 	struct strbuf valid_entries; /* entries with degenerate cases but no informative one */
 	char mutant_verdict[DEEP_MAX_MUTANTS][32]; /* per catalog_mutants[] */
+	bool *killed[DEEP_MAX_MUTANTS]; /* per mutant, per entry: rejected in some case; owned */
+};
+
+/*
+ * What a mutant did to a task: killed in every entry that does not exempt it (and in one at
+ * least), survived in one that does not, or exempt.
+ */
+enum deep_outcome {
+	DEEP_KILLED,
+	DEEP_SURVIVED,
+	DEEP_EXEMPT, /* killed nowhere, and every entry exempts it (or it cannot act there) */
 };
 
 struct deep_opts {
@@ -52,5 +66,11 @@ void deep_result_release(struct deep_result *r);
 bool deep_validity_failed(const struct deep_result *r);
 /* Whether a mutant verdict means the checker rejected it. */
 bool deep_killed(const char *verdict);
+/*
+ * The outcome of mutant `m` (an index into catalog_mutants) on the result's task; the names of
+ * the entries it survives in, comma-separated, are appended to `survivors` (may be NULL).
+ */
+enum deep_outcome deep_mutant_outcome(const struct deep_result *r, size_t m,
+				      struct strbuf *survivors);
 
 #endif

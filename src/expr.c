@@ -160,7 +160,8 @@ static int call_func(struct parser *ps, const char *name, json_t **argv, int arg
 		if (as_double(ps, argv[0], &x) < 0)
 			return -EINVAL;
 		*ret = json_real(sqrt(x));
-		return 0;
+		/* json_real() refuses NaN, which JSON cannot carry */
+		return *ret ? 0 : fail(ps, "%s() of a negative number", name);
 	}
 	if (!strcmp(name, "min") || !strcmp(name, "max")) {
 		bool is_min = name[1] == 'i';
@@ -381,7 +382,7 @@ static int parse_unary(struct parser *ps, json_t **ret)
 	return 0;
 }
 
-static int arith(struct parser *ps, const char *op, json_t *a, json_t *b, json_t **ret)
+static int arith_numbers(struct parser *ps, const char *op, json_t *a, json_t *b, json_t **ret)
 {
 	double x, y;
 
@@ -450,7 +451,26 @@ static int arith(struct parser *ps, const char *op, json_t *a, json_t *b, json_t
 		*ret = json_real(op[1] == '/' ? floor(x / y) : x / y);
 		break;
 	}
+	/* json_real() refuses inf and NaN, which JSON cannot carry: the case would lose the value */
+	if (!*ret)
+		return fail(ps, "'%s' gives inf or NaN (an argument value spells them \"inf\", "
+				"\"-inf\" or \"nan\")", op);
 	return 0;
+}
+
+/*
+ * A boolean operand counts as 0 or 1, as in Python, so a cost model can follow an optional
+ * argument: "($has_bias * $n + ...) * itemsize($dtype)".
+ */
+static int arith(struct parser *ps, const char *op, json_t *a, json_t *b, json_t **ret)
+{
+	json_t *ia = json_is_boolean(a) ? json_integer(json_is_true(a)) : json_incref(a);
+	json_t *ib = json_is_boolean(b) ? json_integer(json_is_true(b)) : json_incref(b);
+	int r = arith_numbers(ps, op, ia, ib, ret);
+
+	json_decref(ia);
+	json_decref(ib);
+	return r;
 }
 
 static int parse_binary(struct parser *ps, json_t **ret, bool sum_level)

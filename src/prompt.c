@@ -1,7 +1,10 @@
 #include "prompt.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "util/compiler.h"
 
 /* Interim platform fragments; issue 10 moves them into platform profile files. */
 static const char *platform_fragment(const char *platform)
@@ -16,6 +19,61 @@ static const char *platform_fragment(const char *platform)
 	       "in float32. Use 64-bit offsets when an index can exceed 2**31.";
 }
 
+/*
+ * Arguments that arrive as torch objects, which an ATen schema names by its own types
+ * (ScalarType, Device, MemoryFormat): what the Python function gets for each.
+ */
+static const struct {
+	const char *kind, *what;
+} torch_arg_kinds[] = {
+	{"dtype", "a `torch.dtype` (such as `torch.float16`), or `None` where the schema says "
+		  "`ScalarType?`"},
+	{"device", "a `torch.device`, the device the tensor arguments are on"},
+	{"memory_format",
+	 "a `torch.memory_format`: `torch.contiguous_format`, `torch.channels_last` (4-d tensors), "
+	 "`torch.channels_last_3d` (5-d) or `torch.preserve_format`, or `None` where the schema "
+	 "says `MemoryFormat?`. When one is passed, every returned tensor must have the strides "
+	 "ATen gives it (those of dimensions of size 1 aside): a result the function allocates "
+	 "is laid out in that format (`torch.empty_like(self, memory_format=...)` computes them)"},
+};
+
+/* "## Argument types" for the torch-object arguments the entries take, if any. */
+static void add_argument_types(const struct task *t, struct strbuf *out)
+{
+	bool any = false;
+
+	for (size_t k = 0; k < ARRAY_SIZE(torch_arg_kinds); k++) {
+		json_t *names = json_object();
+		const char *name;
+		json_t *x;
+		bool first = true;
+
+		for (size_t i = 0; i < t->nr_entries; i++) {
+			size_t j;
+			json_t *a;
+
+			json_array_foreach(t->entries[i].args, j, a) {
+				if (json_object_get(a, torch_arg_kinds[k].kind) &&
+				    json_is_string(json_object_get(a, "name")))
+					json_object_set_new(
+						names, json_string_value(json_object_get(a, "name")),
+						json_true());
+			}
+		}
+		if (json_object_size(names) && !any) {
+			strbuf_addstr(out, "\n## Argument types\n\n");
+			any = true;
+		}
+		json_object_foreach(names, name, x) {
+			strbuf_addf(out, "%s`%s`", first ? "- " : ", ", name);
+			first = false;
+		}
+		if (!first)
+			strbuf_addf(out, ": %s.\n", torch_arg_kinds[k].what);
+		json_decref(names);
+	}
+}
+
 void prompt_build(const struct task *t, const char *platform, struct strbuf *out)
 {
 	struct strbuf body = STRBUF_INIT;
@@ -27,6 +85,7 @@ void prompt_build(const struct task *t, const char *platform, struct strbuf *out
 	for (size_t i = 0; i < t->nr_entries; i++)
 		strbuf_addf(out, "- `%s` implements `%s`\n", t->entries[i].name,
 			    t->entries[i].signature);
+	add_argument_types(t, out);
 	strbuf_addstr(out, "\n## Semantics\n\n");
 	if (strbuf_read_file(&body, path, 1 << 20) == 0)
 		strbuf_add(out, body.buf, body.len);

@@ -37,11 +37,14 @@ char *proto_build_job(const struct task *t, const char *candidate_path, const ch
 
 	for (size_t i = 0; i < t->nr_entries; i++) {
 		const struct task_entry *e = &t->entries[i];
+		json_t *je = json_pack("{s:s, s:O, s:O, s:s}", "name", e->name, "mutates", e->mutates,
+				       "returns", e->returns, "reference_precision",
+				       e->reference_precision);
 
-		json_array_append_new(entries,
-				      json_pack("{s:s, s:O, s:O, s:s}", "name", e->name, "mutates",
-						e->mutates, "returns", e->returns,
-						"reference_precision", e->reference_precision));
+		/* An entry's own ghost exemption; the task's turns the replay off for all. */
+		if (e->exempt && json_object_get(e->exempt, "ghost"))
+			json_object_set_new(je, "ghost", json_false());
+		json_array_append_new(entries, je);
 	}
 	json_object_set_new(task, "op", json_string(t->op));
 	json_object_set_new(task, "source", json_string(t->source));
@@ -76,7 +79,8 @@ char *proto_build_job(const struct task *t, const char *candidate_path, const ch
 	if (opts && opts->mode)
 		json_object_set_new(job, "mode", json_string(opts->mode));
 	if (opts && opts->stop_on_fail)
-		json_object_set_new(job, "stop_on_fail", json_true());
+		json_object_set_new(job, "stop_on_fail",
+				    opts->stop_per_entry ? json_string("entry") : json_true());
 	json_object_set_new(job, "cases", jc);
 	s = json_dumps(job, JSON_COMPACT);
 	json_decref(job);

@@ -45,6 +45,7 @@ struct proto_job_opts {
 	const char *mutant; /* runtime/mutants.py name, or NULL */
 	const char *mode;   /* "evaluate" (NULL) or "validity" */
 	bool stop_on_fail;  /* cases after the first failure come back "skipped" */
+	bool stop_per_entry; /* with stop_on_fail: only the rest of the failing case's entry */
 };
 
 /* Case verdicts a worker may send, and candidate verdicts a fatal may carry. */

@@ -27,4 +27,42 @@ test_expect_success 'an exemption needs a known check and a reason' '
 	expect_status 1 "$KGB" --tasks "$TMP/ex2" lint >"$TMP/o3" &&
 	grep -q "exempt: unknown check .bogus." "$TMP/o3"
 '
+# Two entries: `scale` (y = 2x, checkable) and `zeros` (degenerate: its reference and solution
+# give zeros). Mutants are judged per entry, so the zero mutant survives in `zeros` even though
+# `scale` kills it, until that entry says why.
+two_entries() { # two_entries DIR ZEROS_EXTRA: the task, with ZEROS_EXTRA in the zeros entry
+	local d=$1/aten/scale
+	mkdir -p "$d" && cp "$FIXTURES"/tasks/aten/scale/prompt.md "$d"/ &&
+	cat "$FIXTURES"/tasks/aten/scale/reference.py >"$d/reference.py" &&
+	printf '\n\ndef zeros(self):\n    return torch.zeros_like(self)\n' >>"$d/reference.py" &&
+	sed "s/^def scale(/def zeros(/; /^import/d" "$FIXTURES"/degenerate/aten/scale/solution.py >"$d/z.py" &&
+	cat "$FIXTURES"/tasks/aten/scale/solution.py "$d/z.py" >"$d/solution.py" && rm "$d/z.py" &&
+	cat >"$d/task.json" <<-EOF
+	{"schema": 1, "op": "scale", "source": "aten",
+	 "axes": {"shape": [[7], [1000], [33, 65]], "dtype": ["float32"], "layout": ["strided"]},
+	 "entries": [
+	  {"name": "scale", "signature": "scale(Tensor self) -> Tensor",
+	   "args": [{"name": "self", "tensor": {"shape": "\$shape", "dtype": "\$dtype", "layout": "\$layout"}}]},
+	  {"name": "zeros", "signature": "zeros(Tensor self) -> Tensor",
+	   "args": [{"name": "self", "tensor": {"shape": "\$shape", "dtype": "\$dtype"}}]$2}]}
+	EOF
+}
+test_expect_success 'mutants and validity are judged per entry' '
+	two_entries "$TMP/pe" "" &&
+	expect_status 1 "$KGB" --tasks "$TMP/pe" lint --deep >"$TMP/o4" &&
+	grep -q "mutant .zero. survives in zeros:" "$TMP/o4" &&
+	grep -q "no informative case in zeros" "$TMP/o4" &&
+	! grep -q "mutant .tail. survives" "$TMP/o4"
+'
+# With the exemption the zero mutant counts as killed (scale kills it, zeros need not), and the
+# zeros cases are skipped by the validity check instead of judged degenerate.
+test_expect_success 'an entry exemption silences a check for that entry' '
+	two_entries "$TMP/pe2" ", \"exempt\": {\"zero\": \"the output is zeros by definition\", \"validity\": \"the output is zeros whatever the input\"}" &&
+	"$KGB" --tasks "$TMP/pe2" lint --deep --json >"$TMP/d2" &&
+	rec="[r for r in recs if r.get(\"schema\") == \"kgb.lint.deep.v1\"][0]" &&
+	test "$(json_eval "$TMP/d2" "$rec[\"mutants\"][\"zero\"]")" = killed &&
+	test "$(json_eval "$TMP/d2" "$rec[\"killed\"]")" = 6 &&
+	test "$(json_eval "$TMP/d2" "($rec[\"validity\"][\"degenerate\"], $rec[\"validity\"][\"skipped\"])")" = "(0, 3)" &&
+	! grep -q "finding" "$TMP/d2"
+'
 test_done

@@ -26,6 +26,10 @@ def tensor(seed: int = 1, **desc: object) -> torch.Tensor:
     ("offset", [], (), 0),  # 0-d: every layout is contiguous
     ("strided", [], (), 0),
     ("offset", [0, 3], (3, 1), 1),
+    ("channels_last", [2, 3, 4, 5], (60, 1, 15, 3), 0),
+    ("channels_last", [2, 3, 4, 5, 6], (360, 1, 90, 18, 3), 0),
+    ("channels_last", [2, 3, 4], (12, 1, 3), 0),
+    ("channels_last", [3, 4], (4, 1), 0),  # below 3 dims: contiguous
 ])
 def test_layouts(layout: str, shape: list[int], stride: tuple[int, ...], offset: int) -> None:
     t = tensor(shape=shape, layout=layout)
@@ -38,6 +42,12 @@ def test_layouts_hold_the_same_values() -> None:
     ref = tensor(shape=[6, 9])
     for layout in ("transposed", "strided", "offset"):
         assert torch.equal(tensor(shape=[6, 9], layout=layout), ref), layout
+    cl = tensor(shape=[2, 3, 4, 5], layout="channels_last")
+    assert torch.equal(cl, tensor(shape=[2, 3, 4, 5]))
+    assert cl.is_contiguous(memory_format=torch.channels_last) and not cl.is_contiguous()
+    cl3 = tensor(shape=[2, 3, 2, 4, 5], layout="channels_last")
+    assert torch.equal(cl3, tensor(shape=[2, 3, 2, 4, 5]))
+    assert cl3.is_contiguous(memory_format=torch.channels_last_3d)
     ex = tensor(shape=[6, 9], layout="expanded")
     assert torch.equal(ex, ex[:1].expand(6, 9))
 
@@ -96,8 +106,50 @@ def test_argument_kinds_and_call() -> None:
     assert got == (2, [0, 1], torch.bfloat16)
 
 
+def test_nonfinite_value_spellings_become_floats() -> None:
+    specs = [parse_arg(d) for d in (
+        {"name": "p", "value": "inf"},
+        {"name": "lo", "value": "-inf", "keyword": True},
+        {"name": "fill", "value": "nan"},
+        {"name": "bounds", "value": [1.5, "-inf", ["nan", "inf"]]},
+        {"name": "mode", "value": "floor"},  # any other string is text, as before
+        {"name": "loud", "value": "INF"},  # not a spelling of ours (kgb lint rejects it)
+    )]
+    p, lo, fill, bounds, mode, loud = build_args(specs, 3, "cpu")
+    assert p.value == math.inf and type(p.value) is float
+    assert lo.value == -math.inf and lo.keyword
+    assert math.isnan(fill.value)
+    assert bounds.value[0] == 1.5 and bounds.value[1] == -math.inf
+    assert math.isnan(bounds.value[2][0]) and bounds.value[2][1] == math.inf
+    assert mode.value == "floor" and loud.value == "INF"
+    # a clone of the arguments keeps them (the reference and the candidate get the same value)
+    assert math.isnan(clone_args((fill,))[0].value)
+    got = call(lambda p, fill, *, lo: torch.full((2,), fill).clamp(lo, p), (p, fill, lo))
+    assert torch.isnan(got).all()
+
+
+@pytest.mark.parametrize("name, fmt", [
+    ("contiguous_format", torch.contiguous_format), ("channels_last", torch.channels_last),
+    ("channels_last_3d", torch.channels_last_3d), ("preserve_format", torch.preserve_format),
+    (None, None),
+])
+def test_memory_format_arguments(name: str | None, fmt: torch.memory_format | None) -> None:
+    spec = parse_arg({"name": "memory_format", "memory_format": name, "keyword": True})
+    (arg,) = build_args([spec], 1, "cpu")
+    assert arg.value is fmt and arg.keyword
+    assert clone_args((arg,))[0].value is fmt and upcast_args((arg,))[0].value is fmt
+    if fmt is torch.channels_last:
+        x = tensor(shape=[2, 3, 4, 5])
+        out = call(lambda x, *, memory_format: x.clone(memory_format=memory_format),
+                   (BuiltArg("x", x), arg))
+        assert out.stride() == (60, 1, 15, 3)
+
+
 @pytest.mark.parametrize("bad", [
     {"name": "x"},
+    {"name": "m", "memory_format": "channels_first"},
+    {"name": "m", "memory_format": 1},
+    {"name": "m", "memory_format": "channels_last", "value": 1},
     {"name": "x", "tensor": {"shape": [2], "dtype": "float8"}},
     {"name": "x", "tensor": {"shape": [2], "dtype": "float32", "layout": "diagonal"}},
     {"name": "x", "tensor": {"shape": [-1], "dtype": "float32"}},
@@ -141,3 +193,63 @@ def test_optional_tensor_lists_keep_their_none_entries() -> None:
     assert find_mutation([copy], [arg]) is None
     filled = BuiltArg(copy.name, [copy.value[1], copy.value[1], None], False)
     assert "was modified" in find_mutation([filled], [arg])
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "strided", "offset", "expanded"])
+def test_lazy_bits_keep_the_logical_values(layout: str) -> None:
+    from runtime.compare import find_mutation, identical
+    plain = tensor(shape=[4, 6], layout=layout, dtype="complex64", dist="special")
+    conj = tensor(shape=[4, 6], layout=layout, dtype="complex64", dist="special", bit="conj")
+    neg = tensor(shape=[4, 6], layout=layout, dtype="float16", dist="special", bit="neg")
+    ints = tensor(shape=[4, 6], layout=layout, dtype="uint8", bit="neg")
+    assert conj.is_conj() and not conj.is_neg() and neg.is_neg() and ints.is_neg()
+    same = lambda x, y: torch.equal(torch.view_as_real(x.resolve_conj()).nan_to_num(),  # noqa
+                                    torch.view_as_real(y.resolve_conj()).nan_to_num())
+    assert same(conj, plain)  # the same logical values as without the bit
+    assert torch.equal(neg.resolve_neg().nan_to_num(),
+                       tensor(shape=[4, 6], layout=layout, dtype="float16",
+                              dist="special").nan_to_num())
+    assert torch.equal(ints.resolve_neg(), tensor(shape=[4, 6], layout=layout, dtype="uint8"))
+    # the stored values are the conjugate: what a kernel reading memory sees
+    stored = torch.view_as_real(conj.conj())
+    assert torch.equal(stored[..., 1].nan_to_num(),
+                       -torch.view_as_real(plain)[..., 1].nan_to_num())
+    # real dtypes have no conjugate bit (torch.conj of them is themselves)
+    assert not tensor(shape=[3], dtype="float32", bit="conj").is_conj()
+    for t in (conj, neg, ints):
+        for copy in (clone_tensor(t), clone_args((BuiltArg("x", t),))[0].value):
+            assert (copy.is_conj(), copy.is_neg()) == (t.is_conj(), t.is_neg())
+            assert (copy.shape, copy.stride(), copy.storage_offset()) == (
+                t.shape, t.stride(), t.storage_offset())
+            assert copy.data_ptr() != t.data_ptr() and identical(copy, t)
+        up = upcast_args((BuiltArg("x", t),))[0].value
+        assert (up.is_conj(), up.is_neg()) == (t.is_conj(), t.is_neg())
+        assert torch.equal(up.resolve_conj().resolve_neg().nan_to_num(),
+                           t.resolve_conj().resolve_neg().to(up.dtype).nan_to_num())
+    # resolving the bit in place of the candidate's copy is a mutation
+    copy = clone_args((BuiltArg("x", conj),))
+    assert find_mutation(copy, (BuiltArg("x", conj),)) is None
+    moved = (BuiltArg("x", copy[0].value.resolve_conj()),)
+    assert find_mutation(moved, (BuiltArg("x", conj),)) is not None
+
+
+def test_bit_rejects() -> None:
+    with pytest.raises(ValueError, match="unknown bit"):
+        parse_arg({"name": "x", "tensor": {"shape": [2], "dtype": "complex64", "bit": "imag"}})
+    with pytest.raises(ValueError, match="not bool"):
+        parse_arg({"name": "x", "tensor": {"shape": [2], "dtype": "bool", "bit": "neg"}})
+
+
+def test_compare_requires_the_baseline_bits() -> None:
+    from runtime.compare import compare
+    conj = tensor(shape=[5, 3], dtype="complex64", bit="conj")
+    resolved = conj.resolve_conj()
+    # right values, but the bit is still set where ATen's result has it clear
+    res = compare(conj, resolved.to(torch.complex128), resolved, 1e-6, 1e-6)
+    assert res.verdict == "bad_output" and "lazy bits" in res.message
+    assert compare(resolved.clone(), resolved.to(torch.complex128), resolved, 1e-6,
+                   1e-6).verdict == "pass"
+    # a result that keeps the bit where ATen's does is compared by the values it reads as
+    assert compare(clone_tensor(conj), conj, conj, 1e-6, 1e-6).verdict == "pass"
+    wrong = resolved.clone().conj()  # the bit over unconjugated storage: conj(x), not x
+    assert compare(wrong, conj, conj, 1e-6, 1e-6).verdict == "mismatch"

@@ -167,3 +167,56 @@ def test_validity_counts_a_data_dependent_size_as_dependence(tmp_path: Path) -> 
                                      cases, "validity"), tmp_path)
     assert rc == 0, err
     assert [m["verdict"] for m in msgs if m["type"] == "case"] == ["pass"], msgs
+
+
+CLONE = ("def clone(self, *, memory_format=None):\n"
+         "    return self.clone(memory_format=memory_format)\n")
+
+
+def test_memory_format_rule_checks_strides(tmp_path: Path) -> None:
+    task = make_task(tmp_path, CLONE, {
+        "good": CLONE,
+        "ignores": "def clone(self, *, memory_format=None):\n    return self.clone()\n"})
+    entries = [{"name": "clone"}]
+
+    def cases() -> list[dict[str, Any]]:
+        return [{"entry": "clone", "args": [
+            {"name": "self", "tensor": tensor(shape, "float32", layout)},
+            {"name": "memory_format", "keyword": True, "memory_format": fmt}]}
+            for shape, layout, fmt in (
+                ([2, 3, 4, 5], "contiguous", "channels_last"),
+                ([2, 3, 4, 5], "channels_last", "contiguous_format"),
+                ([2, 3, 4, 5], "channels_last", "preserve_format"),
+                ([2, 3, 2, 4, 5], "contiguous", "channels_last_3d"),
+                ([2, 1, 4, 1], "contiguous", "channels_last"),  # only size-1 dims differ
+                ([2, 3, 4, 5], "channels_last", None),  # no format passed: not checked
+                ([0, 3, 4, 5], "contiguous", "channels_last"))]  # nothing to lay out
+    rc, msgs, err = run_job(kind_job(tmp_path, task, "compute", "good", entries, cases()),
+                            tmp_path)
+    assert rc == 0, err
+    assert verdicts(msgs) == {"pass": list(range(7))}, msgs
+    # Right values, contiguous strides: only the memory format rule can fail it.
+    rc, msgs, err = run_job(kind_job(tmp_path, task, "compute", "ignores", entries, cases()),
+                            tmp_path)
+    assert rc == 0, err
+    assert verdicts(msgs) == {"bad_output": [0, 1, 3], "pass": [2, 4, 5, 6]}, msgs
+    assert "strides [60, 20, 5, 1], expected [60, 1, 15, 3]" in msgs[2]["message"]
+
+
+NAN_TO_NUM = ("import torch\n\n\ndef nan_to_num(self, nan, posinf, neginf):\n"
+              "    return torch.nan_to_num(self, nan, posinf, neginf)\n")
+
+
+def test_nonfinite_values_reach_reference_and_candidate(tmp_path: Path) -> None:
+    # "inf" and "nan" arrive as floats: the candidate that checks their type passes only then.
+    task = make_task(tmp_path, NAN_TO_NUM, {
+        "good": "import math\n\n\ndef nan_to_num(self, nan, posinf, neginf):\n"
+                "    assert math.isnan(nan) and posinf == math.inf and neginf == -math.inf\n"
+                "    return self.clone()\n"})
+    cases = [{"entry": "nan_to_num", "args": [
+        {"name": "self", "tensor": tensor([5, 7], "float32")}, {"name": "nan", "value": "nan"},
+        {"name": "posinf", "value": "inf"}, {"name": "neginf", "value": "-inf"}]}]
+    rc, msgs, err = run_job(kind_job(tmp_path, task, "compute", "good",
+                                     [{"name": "nan_to_num"}], cases), tmp_path)
+    assert rc == 0, err
+    assert verdicts(msgs) == {"pass": [0]}, msgs

@@ -294,6 +294,63 @@ static void test_optional_arguments(void **state)
 	case_list_release(&l);
 }
 
+/*
+ * "inf", "-inf" and "nan" reach the case as the strings they are (the worker makes floats of
+ * them), so the case JSON stays valid; memory formats resolve from axes, null included.
+ */
+static void test_nonfinite_and_memory_format(void **state)
+{
+	static const char *const want[] = {
+		"[{'name': 'p', 'value': 'inf'}, {'name': 'm', 'memory_format': 'channels_last'}]",
+		"[{'name': 'p', 'value': 'inf'}, {'name': 'm', 'memory_format': null}]",
+		"[{'name': 'p', 'value': '-inf'}, {'name': 'm', 'memory_format': 'channels_last'}]",
+		"[{'name': 'p', 'value': '-inf'}, {'name': 'm', 'memory_format': null}]",
+		"[{'name': 'p', 'value': 'nan'}, {'name': 'm', 'memory_format': 'channels_last'}]",
+		"[{'name': 'p', 'value': 'nan'}, {'name': 'm', 'memory_format': null}]",
+		"[{'name': 'p', 'value': 2}, {'name': 'm', 'memory_format': 'channels_last'}]",
+		"[{'name': 'p', 'value': 2}, {'name': 'm', 'memory_format': null}]",
+	};
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(
+		fx, ONE_ENTRY("{'name': 'p', 'value': '$p'}, {'name': 'm', 'memory_format': '$m'}",
+			      ", 'axes': {'p': ['inf', '-inf', 'nan', 2],"
+			      " 'm': ['channels_last', null]}"));
+	struct case_list l = {0};
+
+	generate_ok(t, false, 0, &l);
+	assert_int_equal(l.nr, ARRAY_SIZE(want));
+	for (size_t i = 0; i < l.nr; i++) {
+		json_t *w = unit_json(want[i]);
+		char *line;
+
+		print_message("case %zu\n", i);
+		assert_json_equal(l.v[i].args, w);
+		json_decref(w);
+		/* The whole case still encodes as JSON (no bare inf/NaN number). */
+		line = json_dumps(l.v[i].args, JSON_COMPACT);
+		assert_non_null(line);
+		free(line);
+	}
+	case_list_release(&l);
+
+	/* An absent memory format (present false) is None, like any optional argument. */
+	t = unit_fx_load(fx, ONE_ENTRY("{'name': 'm', 'memory_format': 'channels_last_3d',"
+				       " 'present': '$has'}",
+				       ", 'axes': {'has': [true, false]}"));
+	generate_ok(t, false, 0, &l);
+	assert_int_equal(l.nr, 2);
+	{
+		json_t *with = unit_json("[{'name': 'm', 'memory_format': 'channels_last_3d'}]");
+		json_t *without = unit_json("[{'name': 'm', 'value': null}]");
+
+		assert_json_equal(l.v[0].args, with);
+		assert_json_equal(l.v[1].args, without);
+		json_decref(with);
+		json_decref(without);
+	}
+	case_list_release(&l);
+}
+
 static void test_out_dtype(void **state)
 {
 	static const struct {
@@ -541,6 +598,27 @@ static void test_invalid_cases(void **state)
 		 -EINVAL,
 		 "entries[0] case 0: dtype: expected a dtype name or null after substitution "
 		 "(argument 'd')"},
+		{"bad memory format value",
+		 ONE_ENTRY("{'name': 'm', 'memory_format': '$m'}",
+			   ", 'axes': {'m': [null, 'channels_first']}"),
+		 false, -EINVAL,
+		 "entries[0] case 1: memory_format: expected a memory format name or null after "
+		 "substitution (argument 'm')"},
+		{"memory format from a number",
+		 ONE_ENTRY("{'name': 'm', 'memory_format': '$m'}", ", 'axes': {'m': [1]}"), false,
+		 -EINVAL, "entries[0] case 0: memory_format: expected a memory format name"},
+		{"bad bit value", X_FIELD("'bit': '$b'", "'b': ['neg', 'imag']"), false, -EINVAL,
+		 "entries[0] case 1: bit: expected none, conj or neg after substitution (argument 'x')"},
+		{"negative bit on bool",
+		 ONE_ENTRY("{'name': 'x', 'tensor': {'shape': [1], 'dtype': '$d', 'bit': 'neg'}}",
+			   ", 'axes': {'d': ['int8', 'bool']}"),
+		 false, -EINVAL, "entries[0] case 1: bit: neg needs a numeric dtype, not bool"},
+		{"inf as a distribution bound", X_FIELD("'low': '$s'", "'s': [0, 'inf']"), false,
+		 -EINVAL,
+		 "entries[0] case 1: low: expected a finite number after substitution, got 'inf' "
+		 "(argument 'x')"},
+		{"nan as a scale", X_FIELD("'scale': 'nan'", "'s': [0]"), false, -EINVAL,
+		 "entries[0] case 0: scale: expected a finite number after substitution, got 'nan'"},
 		{"expression error in args", ONE_ENTRY(V_OF("'$n // 0'"), ", 'axes': {'n': [1]}"),
 		 false, -EINVAL, "entries[0] case 0: division by zero"},
 		{"reduce not a number",
@@ -612,6 +690,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_axes_summary),
 	unit_test_fx(test_optional_arguments),
 	unit_test_fx(test_pairwise_cover),
+	unit_test_fx(test_nonfinite_and_memory_format),
 };
 
 UNIT_MAIN(tests)

@@ -283,9 +283,13 @@ static const struct {
 	 "got 'tiled'"},
 	{"bad dist", SPEC(ENTRY(TENSOR("'shape': [2], 'dtype': 'float32', 'dist': 'cauchy'"), "")),
 	 "task.json: entries[0].args[0].tensor.dist: expected a distribution or \"$axis\""},
+	{"bad bit", SPEC(ENTRY(TENSOR("'shape': [2], 'dtype': 'complex64', 'bit': 'imag'"), "")),
+	 "task.json: entries[0].args[0].tensor.bit: expected none, conj or neg or \"$axis\", got "
+	 "'imag'"},
 	{"unknown tensor field",
 	 SPEC(ENTRY(TENSOR("'shape': [2], 'dtype': 'float32', 'strides': [1]"), "")),
-	 "task.json: entries[0].args[0].tensor: unknown field 'strides'"},
+	 "task.json: entries[0].args[0].tensor: unknown field 'strides' (expected one of shape, "
+	 "dtype, layout, dist, scale, low, high, p, bit)"},
 	{"scale not a number",
 	 SPEC(ENTRY(TENSOR("'shape': [2], 'dtype': 'float32', 'scale': [1]"), "")),
 	 "task.json: entries[0].args[0].tensor.scale: expected a number or an expression string, "
@@ -344,6 +348,43 @@ static const struct {
 	 "task.json: entries[0].out_dtype: expected a dtype name or \"$axis\", got 'half'"},
 	{"reduce not a number", SPEC(ENTRY(ARG_X, ", 'reduce': [1]")),
 	 "task.json: entries[0].reduce: expected a number or an expression string, got a list"},
+	{"misspelled infinity in a value", SPEC(ENTRY("{'name': 'p', 'value': 'Infinity'}", "")),
+	 "task.json: entries[0].args[0].value: expected \"inf\", \"-inf\" or \"nan\" for a "
+	 "non-finite float, got 'Infinity'"},
+	{"signed inf inside a list value", SPEC(ENTRY("{'name': 'p', 'value': [1, ['+inf']]}", "")),
+	 "task.json: entries[0].args[0].value[1][0]: expected \"inf\", \"-inf\" or \"nan\""},
+	{"NaN in a shared axis", SPEC_TOP(TOP ", 'axes': {'p': [1, 'NaN']}", ENTRY(ARG_X, "")),
+	 "task.json: axes.p[1]: expected \"inf\", \"-inf\" or \"nan\" for a non-finite float, "
+	 "got 'NaN'"},
+	{"-nan in an entry axis object", SPEC(ENTRY(ARG_X, ", 'axes': {'c': [{'lo': '-nan'}]}")),
+	 "task.json: entries[0].axes.c[0].lo: expected \"inf\", \"-inf\" or \"nan\""},
+	{"INF in a perf axis",
+	 SPEC(ENTRY(ARG_X, ", 'axes': {'p': ['inf']}, 'perf': {'p': ['INF']}")),
+	 "task.json: entries[0].perf.p[0]: expected \"inf\", \"-inf\" or \"nan\""},
+	{"bad memory format", SPEC(ENTRY("{'name': 'm', 'memory_format': 'channels_first'}", "")),
+	 "task.json: entries[0].args[0].memory_format: expected a memory format (contiguous_format, "
+	 "channels_last, channels_last_3d, preserve_format) or null or \"$axis\", got "
+	 "'channels_first'"},
+	{"memory format not a string", SPEC(ENTRY("{'name': 'm', 'memory_format': 2}", "")),
+	 "task.json: entries[0].args[0].memory_format: expected a memory format"},
+	{"memory format beside a value",
+	 SPEC(ENTRY("{'name': 'm', 'memory_format': null, 'value': 1}", "")),
+	 "task.json: entries[0].args[0]: expected exactly one of tensor, tensors, value, dtype, "
+	 "device, memory_format"},
+	{"task exempt unknown check", SPEC_TOP(TOP ", 'exempt': {'bogus': 'not a check at all'}",
+					       ENTRY(ARG_X, "")),
+	 "task.json: exempt: unknown check 'bogus' (expected validity, ghost or a mutant"},
+	{"entry exempt unknown check",
+	 SPEC(ENTRY(ARG_X, ", 'exempt': {'bogus': 'not a check at all'}")),
+	 "task.json: entries[0].exempt: unknown check 'bogus' (expected validity, ghost or a mutant"},
+	{"entry exempt without a reason", SPEC(ENTRY(ARG_X, ", 'exempt': {'zero': 'zeros'}")),
+	 "task.json: entries[0].exempt: 'zero': expected the reason as a sentence"},
+	{"entry exempt not an object", SPEC(ENTRY(ARG_X, ", 'exempt': ['zero']")),
+	 "task.json: entries[0].exempt: expected an object of check name -> reason"},
+	{"entry exempt repeating the task's",
+	 SPEC_TOP(TOP ", 'exempt': {'zero': 'the output is zeros by definition'}",
+		  ENTRY(ARG_X, ", 'exempt': {'zero': 'the output is zeros by definition'}")),
+	 "task.json: entries[0].exempt: 'zero': already exempted for the whole task"},
 	{"missing solution.py", SPEC(ENTRY(ARG_X, "")), "task.json: solution.py: missing file ",
 	 NULL, "solution.py"},
 	{"missing reference.py", SPEC(ENTRY(ARG_X, "")), "task.json: reference.py: missing file ",
@@ -572,6 +613,59 @@ static void test_not_a_directory(void **state)
 	free(missing);
 }
 
+/* inf and NaN spelled as strings, memory formats, and exemptions of the task and its entries. */
+static void test_nonfinite_memory_format_exempt(void **state)
+{
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(
+		fx, SPEC_TOP(TOP ", 'exempt': {'validity': 'the output is constant by definition'},"
+			     " 'axes': {'p': [1, 'inf', '-inf', 'nan'], 'c': [{'lo': '-inf'}]}",
+			     "{'name': 'f', 'signature': 'f(x)', 'args': [" ARG_X ","
+			     " {'name': 'p', 'value': '$p'}, {'name': 'q', 'value': ['nan', 2.5]},"
+			     " {'name': 'lo', 'value': '$c.lo'}, {'name': 's', 'value': 'info'},"
+			     " {'name': 'm', 'memory_format': '$m', 'keyword': true}],"
+			     " 'axes': {'m': ['channels_last', null, 'preserve_format']},"
+			     " 'exempt': {'mutate_input': 'x is the only tensor and the op writes it',"
+			     "            'ghost': 'the op returns x itself, no kernel runs'}},"
+			     "{'name': 'g', 'signature': 'g(x)', 'args': [" ARG_X ","
+			     " {'name': 'm', 'memory_format': 'contiguous_format'}]}"));
+
+	assert_int_equal(fx->errs.len, 0);
+	assert_non_null(t);
+	/* The entry's own reason, else the task's, else none. */
+	assert_string_equal(task_entry_exemption(t, 0, "mutate_input"),
+			    "x is the only tensor and the op writes it");
+	assert_string_equal(task_entry_exemption(t, 0, "ghost"),
+			    "the op returns x itself, no kernel runs");
+	assert_string_equal(task_entry_exemption(t, 0, "validity"),
+			    "the output is constant by definition");
+	assert_string_equal(task_entry_exemption(t, 1, "validity"),
+			    "the output is constant by definition");
+	assert_null(task_entry_exemption(t, 1, "mutate_input"));
+	assert_null(task_entry_exemption(t, 0, "zero"));
+	/* An entry index out of range has only the task's. */
+	assert_null(task_entry_exemption(t, 2, "mutate_input"));
+	assert_string_equal(task_entry_exemption(t, 7, "validity"),
+			    "the output is constant by definition");
+	/* The task-wide lookup does not see an entry's exemption. */
+	assert_null(task_exemption(t, "mutate_input"));
+	assert_null(t->entries[1].exempt);
+
+	assert_true(catalog_is_nonfinite("inf"));
+	assert_true(catalog_is_nonfinite("-inf"));
+	assert_true(catalog_is_nonfinite("nan"));
+	for (const char *const *s = (const char *const[]){"+inf", "Inf", "NaN", "-nan", "infinity",
+							   "", "in", "inf ", NULL};
+	     *s; s++)
+		assert_false(catalog_is_nonfinite(*s));
+	assert_true(catalog_is_memory_format("channels_last"));
+	assert_true(catalog_is_memory_format("channels_last_3d"));
+	assert_true(catalog_is_memory_format("contiguous_format"));
+	assert_true(catalog_is_memory_format("preserve_format"));
+	assert_false(catalog_is_memory_format("torch.channels_last"));
+	assert_false(catalog_is_memory_format("contiguous"));
+}
+
 static void test_is_dtype(void **state)
 {
 	static const char *const yes[] = {"float16", "bfloat16", "float32", "float64",
@@ -599,6 +693,7 @@ static const struct CMUnitTest tests[] = {
 	unit_test_fx(test_find_and_order),
 	unit_test_fx(test_not_a_directory),
 	cmocka_unit_test(test_is_dtype),
+	unit_test_fx(test_nonfinite_memory_format_exempt),
 };
 
 UNIT_MAIN(tests)

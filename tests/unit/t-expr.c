@@ -9,7 +9,8 @@ static const char axes_sq[] = "{'shape': [2, 3, 4], 'pair': {'a': 5, 'b': [7, 8]
 			      " 'badshape': [2, -1], 'big': 4611686018427387904,"
 			      " 'min': -9223372036854775808,"
 			      " 'hugeshape': [4294967296, 4294967296, 4294967296],"
-			      " 'dims': [0, 2], 'lastdim': [-1], 'alldims': null, 'nodims': []}";
+			      " 'dims': [0, 2], 'lastdim': [-1], 'alldims': null, 'nodims': [],"
+			      " 'yes': true, 'no': false}";
 
 /* Expected values are JSON: 3 is an integer result, 3.0 a real one. */
 static const struct {
@@ -29,6 +30,12 @@ static const struct {
 	{"$dtype", "'float16'"},
 	{"$x", "2.5"},
 	{"  $n  ", "10"},
+	/* a boolean stays one when referenced, and counts as 0 or 1 in arithmetic */
+	{"$yes", "true"},
+	{"$yes * $n + $no * 1000", "10"},
+	{"$n - $yes", "9"},
+	{"$no / 2", "0.0"},
+	{"($yes + $yes) * $x", "5.0"},
 	/* precedence and associativity */
 	{"1 + 2 * 3", "7"},
 	{"(1 + 2) * 3", "9"},
@@ -100,6 +107,13 @@ static const struct {
 	{"1.5 / 0", "division by zero"},
 	{"1.5 // 0.0", "division by zero"},
 	{"1.5 % 0", "division by zero"},
+	/* JSON has no inf or NaN: a real that overflows, or a NaN, is an error, not a lost value */
+	{"1e308 * 10", "'*' gives inf or NaN"},
+	{"-1e308 - 1e308", "'-' gives inf or NaN"},
+	{"1e308 + 1e308", "'+' gives inf or NaN"},
+	{"1e308 / 0.001", "'/' gives inf or NaN"},
+	{"sqrt(-1)", "sqrt() of a negative number"},
+	{"sqrt(-1) + 1", "sqrt() of a negative number"},
 	{"$shape[3]", "index out of range"},
 	{"$shape[-4]", "index out of range"},
 	{"$empty[0]", "index out of range"},

@@ -366,6 +366,44 @@ static void test_build_job_allow(void **state)
 	free(s);
 }
 
+/*
+ * kgb lint --deep: an entry exempt from the ghost replay says so in its own entry (the task-wide
+ * flag stays on for the others), and a job can stop each entry at its own first failure.
+ */
+static void test_build_job_entry_exemption_and_stop(void **state)
+{
+	static const char spec[] =
+		"{'schema': 1, 'op': 'foo', 'source': 'aten', 'entries': ["
+		" {'name': 'f', 'signature': 'f(x)',"
+		"  'args': [{'name': 'x', 'tensor': {'shape': [2], 'dtype': 'float32'}}],"
+		"  'exempt': {'ghost': 'f returns x itself, no kernel runs'}},"
+		" {'name': 'g', 'signature': 'g(x)',"
+		"  'args': [{'name': 'x', 'tensor': {'shape': [2], 'dtype': 'float32'}}]}]}";
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(fx, spec);
+	struct case_list l = {0};
+	struct proto_job_opts per_entry = {.stop_on_fail = true, .stop_per_entry = true};
+	struct proto_job_opts whole = {.stop_on_fail = true};
+	json_t *job, *entries, *task;
+	char *s;
+
+	s = proto_build_job(t, "/c.py", "interpreter", &l, &per_entry);
+	job = parse_job_line(s);
+	task = json_object_get(job, "task");
+	entries = json_object_get(task, "entries");
+	assert_true(json_is_true(json_object_get(task, "ghost")));
+	assert_true(json_is_false(json_object_get(json_array_get(entries, 0), "ghost")));
+	assert_null(json_object_get(json_array_get(entries, 1), "ghost"));
+	assert_string_equal(json_string_value(json_object_get(job, "stop_on_fail")), "entry");
+	json_decref(job);
+	free(s);
+	s = proto_build_job(t, "/c.py", "interpreter", &l, &whole);
+	job = parse_job_line(s);
+	assert_true(json_is_true(json_object_get(job, "stop_on_fail")));
+	json_decref(job);
+	free(s);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_parse_valid),
 	cmocka_unit_test(test_parse_invalid),
@@ -375,6 +413,7 @@ static const struct CMUnitTest tests[] = {
 	unit_test_fx(test_build_job),
 	unit_test_fx(test_build_job_untimed_empty),
 	unit_test_fx(test_build_job_allow),
+	unit_test_fx(test_build_job_entry_exemption_and_stop),
 };
 
 UNIT_MAIN(tests)

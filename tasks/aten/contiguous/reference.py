@@ -2,12 +2,13 @@
 of a floating (complex) self (values) and on the native input (output dtype, aliasing and the
 GPU baseline).
 
-An already contiguous self is returned itself; any other layout gives a contiguous copy. Either
-way the values are exactly self's.
+A self already contiguous in the requested memory format is returned itself; any other layout
+gives a copy in that format. Either way the values are exactly self's.
 """
 
 import torch
 
 
-def contiguous(self: torch.Tensor) -> torch.Tensor:
-    return torch.ops.aten.contiguous.default(self)
+def contiguous(self: torch.Tensor, *,
+               memory_format: torch.memory_format = torch.contiguous_format) -> torch.Tensor:
+    return torch.ops.aten.contiguous.default(self, memory_format=memory_format)

@@ -2,8 +2,9 @@
 copy-and-convert kernel.
 
 Each overload resolves its target dtype and device (prim overloads map ATen's ScalarType codes
-through a table). When both equal self's and copy is False, self is returned as ATen does.
-Otherwise the result is allocated with torch.empty_like(self, dtype=...) (preserve format) and
+through a table). When both equal self's, copy is False and the memory format is None,
+preserve_format or the one self's strides suggest, self is returned as ATen does. Otherwise the
+result is allocated with torch.empty_like(self, dtype=..., memory_format=...) and
 a kernel reads self and writes the result through their own strides, converting in registers
 (bool targets get x != 0, bool sources go through int8, bfloat16 targets through float32);
 equal dtypes move bits as the integer type of the element's width. The host orders the
@@ -239,10 +240,35 @@ def _same_device(a: torch.device, b) -> bool:
     return a.type == b.type and (b.index is None or a.index is None or a.index == b.index)
 
 
+def _channels_last_like(sizes, strides, order) -> bool:
+    """c10's test of whether strides are those of a channels-last layout (dimension 1
+    innermost), `order` naming the dimensions innermost first; ambiguous cases say no."""
+    if strides[1] == 0:
+        return False
+    low = 0
+    for d in order:
+        if sizes[d] == 0 or strides[d] < low or (d == 0 and low == strides[1]):
+            return False
+        low = strides[d] * (sizes[d] if sizes[d] > 1 else 1)
+    return True
+
+
+def _suggested_format(t: torch.Tensor):
+    """The memory format ATen reads from t's strides (Tensor::suggest_memory_format)."""
+    if t.dim() == 4 and _channels_last_like(t.shape, t.stride(), (1, 3, 2, 0)):
+        return torch.channels_last
+    if t.dim() == 5 and _channels_last_like(t.shape, t.stride(), (1, 4, 3, 2, 0)):
+        return torch.channels_last_3d
+    return torch.contiguous_format
+
+
 def _convert(self: torch.Tensor, dtype, device, copy: bool, memory_format=None) -> torch.Tensor:
     dtype = self.dtype if dtype is None else dtype
     device = self.device if device is None else torch.device(device)
-    keeps_format = memory_format is None or memory_format == torch.preserve_format
+    # ATen returns self for a memory format its strides already suggest (a transposed matrix
+    # counts as contiguous_format there), not only for preserve_format
+    keeps_format = (memory_format is None or memory_format == torch.preserve_format
+                    or memory_format == _suggested_format(self))
     if not copy and dtype == self.dtype and _same_device(self.device, device) and keeps_format:
         return self
     fmt = torch.preserve_format if memory_format is None else memory_format

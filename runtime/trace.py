@@ -1,0 +1,107 @@
+"""Anti-hack layer L3, device trace (docs/anti-hack.md). CUDA only.
+
+A passing case runs once more under the torch profiler with CUDA activity on. The kernels the
+device ran are split in two by name: those Triton compiled in this process (JITFunction.run
+returns the compiled kernel, whose `name` is the device function's name as the profiler sees
+it), and everything else. The candidate is flagged when
+
+- no Triton kernel ran although the candidate produced values (L2 catches most of these; L3
+  also sees a kernel launched on a side stream or through a path L2's patch missed), or
+- kernels that are not Triton's and do more than fill memory take more than MAX_FOREIGN_SHARE
+  of the device time: torch did the work and a Triton kernel only moved the result, which L2
+  cannot see (with Triton skipped the output is not written) and L1 missed.
+
+Filling memory (torch.zeros, torch.full: memsets and fill kernels) is allocation, which L1
+allows; those kernels are listed but not counted as foreign compute. The verdict is a pure
+function of the kernel list (judge), so the rule is tested without a GPU.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from triton.runtime.jit import JITFunction
+
+__all__ = ["Kernel", "MAX_FOREIGN_SHARE", "judge", "traced"]
+
+# "Negligible share" (issue 4): above this share of device time in foreign compute kernels the
+# candidate did not do the work in Triton. Measured honest candidates spend 0% there (they may
+# only allocate); 10% leaves room for a small host-side fix-up a task's rules allow.
+MAX_FOREIGN_SHARE = 0.10
+
+# Kernel names that only fill memory (allocation with a value), from ATen's fill and memset.
+_FILL_MARKERS = ("Memset", "FillFunctor", "fill_kernel")
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """One device activity: its name and duration in microseconds."""
+
+    name: str
+    us: float
+
+
+def _is_fill(name: str) -> bool:
+    return any(m in name for m in _FILL_MARKERS)
+
+
+def judge(kernels: list[Kernel], triton_names: set[str]) -> str | None:
+    """None when the trace is that of a Triton kernel doing the work; else the finding."""
+    ran = [k for k in kernels if k.name in triton_names]
+    foreign = [k for k in kernels if k.name not in triton_names and not _is_fill(k.name)]
+    if not ran:
+        what = (f"; the device ran only: {_top(foreign or kernels)}" if kernels
+                else "; the device ran nothing")
+        return f"L3 device trace: no Triton kernel ran{what}"
+    total = sum(k.us for k in kernels)
+    share = sum(k.us for k in foreign) / total if total > 0 else 0.0
+    if share > MAX_FOREIGN_SHARE:
+        return (f"L3 device trace: {share:.0%} of device time is in kernels Triton did not "
+                f"compile (at most {MAX_FOREIGN_SHARE:.0%} allowed): {_top(foreign)}")
+    return None
+
+
+def _top(kernels: list[Kernel], n: int = 3) -> str:
+    by_name: dict[str, float] = {}
+    for k in kernels:
+        by_name[k.name] = by_name.get(k.name, 0.0) + k.us
+    top = sorted(by_name.items(), key=lambda kv: -kv[1])[:n]
+    return ", ".join(f"{name[:80]} ({us:.1f} us)" for name, us in top)
+
+
+@contextlib.contextmanager
+def _triton_names() -> Iterator[set[str]]:
+    """Within the block, the names of the kernels launched through JITFunction.run."""
+    names: set[str] = set()
+    launch = vars(JITFunction)["run"]
+
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        kernel = launch(self, *args, **kwargs)
+        name = getattr(kernel, "name", None)
+        if isinstance(name, str):
+            names.add(name)
+        return kernel
+
+    JITFunction.run = run  # type: ignore[method-assign]
+    try:
+        yield names
+    finally:
+        JITFunction.run = launch  # type: ignore[method-assign]
+
+
+def traced(fn: Callable[[], Any]) -> tuple[Any, list[Kernel], set[str]]:
+    """Calls fn() with the profiler on; its result, the device's kernels, Triton's names."""
+    import torch
+    from torch.autograd import DeviceType
+    from torch.profiler import ProfilerActivity, profile
+
+    torch.cuda.synchronize()
+    with _triton_names() as names, profile(activities=[ProfilerActivity.CUDA]) as prof:
+        out = fn()
+        torch.cuda.synchronize()
+    kernels = [Kernel(e.name, float(e.time_range.elapsed_us())) for e in prof.events()
+               if e.device_type == DeviceType.CUDA]
+    return out, kernels, set(names)

@@ -1,0 +1,44 @@
+"""L3 device trace: the rule over a kernel list (the profiler half needs a GPU)."""
+
+from runtime.trace import MAX_FOREIGN_SHARE, Kernel, judge
+
+TRITON = {"_add_kernel"}
+REDUCE = "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float>>(...)"
+FILL = "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(...)"
+
+
+def test_triton_doing_the_work_passes():
+    assert judge([Kernel("_add_kernel", 50.0)], TRITON) is None
+
+
+def test_fills_are_allocation_not_compute():
+    assert judge([Kernel(FILL, 40.0), Kernel("Memset (Device)", 5.0),
+                  Kernel("_add_kernel", 10.0)], TRITON) is None
+
+
+def test_no_triton_kernel_is_flagged_with_what_ran():
+    finding = judge([Kernel(REDUCE, 30.0)], TRITON)
+    assert finding and "no Triton kernel ran" in finding and "reduce_kernel" in finding
+
+
+def test_nothing_on_the_device_is_flagged():
+    finding = judge([], TRITON)
+    assert finding and "ran nothing" in finding
+
+
+def test_foreign_compute_over_the_share_is_flagged():
+    # torch reduces, a Triton kernel only copies the result out
+    finding = judge([Kernel(REDUCE, 90.0), Kernel("_add_kernel", 10.0)], TRITON)
+    assert finding and "90%" in finding and "reduce_kernel" in finding
+
+
+def test_the_share_boundary():
+    under = 100.0 * MAX_FOREIGN_SHARE * 0.9
+    assert judge([Kernel(REDUCE, under), Kernel("_add_kernel", 100.0 - under)], TRITON) is None
+    over = 100.0 * MAX_FOREIGN_SHARE * 1.1
+    assert judge([Kernel(REDUCE, over), Kernel("_add_kernel", 100.0 - over)], TRITON)
+
+
+def test_a_triton_name_is_only_what_triton_compiled():
+    # a torch kernel is foreign whatever the candidate's own kernels are called
+    assert judge([Kernel(REDUCE, 50.0), Kernel("_sum_kernel", 50.0)], TRITON)

@@ -1,0 +1,67 @@
+/* t-prompt.c - the prompt of `kgb show`: signatures, argument types, semantics, rules. */
+#include "unit.h"
+
+#include "prompt.h"
+
+#define TOP "'schema': 1, 'op': 'foo', 'source': 'aten'"
+#define ARG_X "{'name': 'self', 'tensor': {'shape': [2, 3, 4, 5], 'dtype': 'float32'}}"
+
+/* Entries taking torch objects get one line per kind, naming their parameters. */
+static void test_argument_types(void **state)
+{
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(
+		fx, "{" TOP ", 'entries': ["
+		    "{'name': 'clone', 'signature': 'clone(Tensor self, *, MemoryFormat? "
+		    "memory_format=None) -> Tensor',"
+		    " 'args': [" ARG_X ", {'name': 'memory_format', 'memory_format': '$m',"
+		    " 'keyword': true}], 'axes': {'m': [null, 'channels_last']}},"
+		    "{'name': 'to', 'signature': 'to(Tensor self, ScalarType dtype) -> Tensor',"
+		    " 'args': [" ARG_X ", {'name': 'dtype', 'dtype': 'float16'},"
+		    " {'name': 'out_dtype', 'dtype': null}, {'name': 'dev', 'device': true},"
+		    " {'name': 'p', 'value': 'inf'}]}]}");
+	struct strbuf out = STRBUF_INIT;
+	const char *types, *sem;
+
+	prompt_build(t, "interpreter", &out);
+	assert_contains(out.buf, "- `clone` implements `clone(Tensor self, *, MemoryFormat? "
+				 "memory_format=None) -> Tensor`\n");
+	types = strstr(out.buf, "\n## Argument types\n\n");
+	sem = strstr(out.buf, "\n## Semantics\n");
+	assert_non_null(types);
+	assert_non_null(sem);
+	/* after the signatures, before the semantics; kinds in a fixed order */
+	assert_true(types < sem);
+	assert_contains(types, "\n- `dtype`, `out_dtype`: a `torch.dtype` (such as "
+			       "`torch.float16`), or `None` where the schema says `ScalarType?`.\n"
+			       "- `dev`: a `torch.device`");
+	assert_contains(types, "- `memory_format`: a `torch.memory_format`: "
+			       "`torch.contiguous_format`, `torch.channels_last` (4-d tensors), "
+			       "`torch.channels_last_3d` (5-d) or `torch.preserve_format`, or `None`");
+	assert_contains(types, "every returned tensor must have the strides ATen gives it");
+	/* a value argument is a plain Python value: nothing to say */
+	assert_null(strstr(types, "`p`"));
+	strbuf_release(&out);
+}
+
+/* No torch-object arguments: no section. */
+static void test_no_argument_types(void **state)
+{
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(
+		fx, "{" TOP ", 'entries': [{'name': 'f', 'signature': 'f(Tensor self, Scalar p)',"
+		    " 'args': [" ARG_X ", {'name': 'p', 'value': 2}]}]}");
+	struct strbuf out = STRBUF_INIT;
+
+	prompt_build(t, "cuda", &out);
+	assert_contains(out.buf, "- `f` implements `f(Tensor self, Scalar p)`\n\n## Semantics\n");
+	assert_null(strstr(out.buf, "Argument types"));
+	strbuf_release(&out);
+}
+
+static const struct CMUnitTest tests[] = {
+	unit_test_fx(test_argument_types),
+	unit_test_fx(test_no_argument_types),
+};
+
+UNIT_MAIN(tests)
