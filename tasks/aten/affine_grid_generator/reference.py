@@ -17,10 +17,10 @@ import torch
 
 
 def _cpu_half_fallback(theta, size):
-    """ATen's CPU kernel cannot build a size-0/1 base-grid dimension in float16/bfloat16
-    (`tensor_cpu` is not implemented for them); there, compute in float32 and round once."""
-    return (theta.device.type == "cpu" and theta.dtype in (torch.float16, torch.bfloat16)
-            and min(size[2:]) <= 1)
+    """ATen cannot build a size-0/1 base-grid dimension in float16/bfloat16 (it makes a CPU
+    tensor, and `tensor_cpu` is not implemented for them; on CUDA too, seen on the H200);
+    there, compute in float32 and round once."""
+    return theta.dtype in (torch.float16, torch.bfloat16) and min(size[2:]) <= 1
 
 
 def affine_grid_generator(theta: torch.Tensor, size, align_corners: bool) -> torch.Tensor:
