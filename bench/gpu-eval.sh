@@ -11,7 +11,9 @@
 # eval.txt (the table of the whole suite, once every task is stored, with the wall time of this
 # call), eval.jsonl (the same as JSON lines), and the store gpu.db itself.
 #
-# KGB_GPU_JOBS sets the checking slots (default: kgb eval's, at most 8 per GPU).
+# KGB_GPU_JOBS sets the checking slots (default: kgb eval's, at most 8 per GPU); KGB_SANDBOX
+# passes --sandbox=MODE (default: kgb's auto). ceilings.json holds the device's measured copy
+# bandwidth and matrix throughput (runtime/ceilings.py), measured once per call.
 #
 # One call of the device tool may last 600 s, and a candidate is stored only once its timing
 # pass ends (cmd_eval.c), so the tasks go in chunks of KGB_GPU_CHUNK: each chunk is a complete
@@ -24,6 +26,7 @@ export KGB_PYTHON=${KGB_PYTHON:-python3}
 budget=${KGB_GPU_BUDGET:-540}
 chunk=${KGB_GPU_CHUNK:-20}
 jobs=${KGB_GPU_JOBS:+--jobs $KGB_GPU_JOBS}
+sandbox=${KGB_SANDBOX:+--sandbox=$KGB_SANDBOX}
 start=$(date +%s)
 {
 	date -u +%FT%TZ
@@ -31,6 +34,7 @@ start=$(date +%s)
 	nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 	$KGB_PYTHON -m runtime.platform
 } >"$out/env.txt" 2>&1
+$KGB_PYTHON -m runtime.ceilings >"$out/ceilings.json" 2>>"$out/env.txt"
 if [ -n "${RESUME_DB:-}" ] && [ -f "$RESUME_DB" ]; then cp "$RESUME_DB" "$out/gpu.db"; fi
 mapfile -t tasks < <(build/kgb list --platform cuda | awk 'NR > 1 { print $1 }')
 complete=1
@@ -42,7 +46,7 @@ for ((i = 0; i < ${#tasks[@]}; i += chunk)); do
 	fi
 	args=()
 	for t in "${tasks[@]:i:chunk}"; do args+=(--task "$t"); done
-	timeout --signal=INT "$left" build/kgb -v eval --store "$out/gpu.db" $jobs "${args[@]}" \
+	timeout --signal=INT "$left" build/kgb -v eval --store "$out/gpu.db" $jobs $sandbox "${args[@]}" \
 		>/dev/null 2>>"$out/progress.txt"
 	st=$?
 	if [ "$st" -ne 0 ] && [ "$st" -ne 1 ]; then
