@@ -46,6 +46,7 @@ struct sandbox {
 	char *cgroup_dir; /* where workers' pids cgroups go, or NULL (cgroup_why says why) */
 	char cgroup_why[SANDBOX_REASON_MAX];
 	unsigned long seq;
+	unsigned skip; /* 1 << facility: left out on request (sandbox_skip) */
 };
 
 static const char *const mode_names[] = {"off", "auto", "strict", NULL};
@@ -477,6 +478,36 @@ void sandbox_free(struct sandbox *box)
 	free(box);
 }
 
+int sandbox_skip(struct sandbox *box, const char *list, struct strbuf *err)
+{
+	const char *p = list;
+
+	while (p && *p) {
+		size_t n = strcspn(p, ",");
+		int f;
+
+		for (f = 0; f < _SANDBOX_FACILITY_MAX; f++)
+			if (strlen(facility_names[f]) == n && !strncmp(p, facility_names[f], n))
+				break;
+		if (f == _SANDBOX_FACILITY_MAX) {
+			strbuf_addf(err, "unknown sandbox facility '%.*s' (expected one of", (int)n,
+				    p);
+			for (f = 0; f < _SANDBOX_FACILITY_MAX; f++)
+				strbuf_addf(err, " %s", facility_names[f]);
+			strbuf_addch(err, ')');
+			return -EINVAL;
+		}
+		box->skip |= 1U << f;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+static bool skipped(const struct sandbox *box, enum sandbox_facility f)
+{
+	return box && (box->skip & (1U << f));
+}
+
 enum sandbox_mode sandbox_mode(const struct sandbox *box)
 {
 	return box ? box->mode : SANDBOX_OFF;
@@ -611,7 +642,7 @@ static void child_mounts(const struct sandbox_opts *o, const struct plan *p,
 	 * not protect device nodes anyway.
 	 */
 	rep_set(rep, SANDBOX_READONLY_FS, SANDBOX_STATE_APPLIED, "", NULL, 0);
-	for (char **m = p->mounts; m && *m; m++) {
+	for (char **m = p->mounts; !skipped(o->box, SANDBOX_READONLY_FS) && m && *m; m++) {
 		unsigned long f;
 
 		if (under(*m, "/dev"))
@@ -624,12 +655,12 @@ static void child_mounts(const struct sandbox_opts *o, const struct plan *p,
 				"cannot remount read-only", *m, errno);
 	}
 	rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_APPLIED, "", NULL, 0);
-	if (access("/dev/shm", F_OK) == 0 &&
+	if (!skipped(o->box, SANDBOX_PRIVATE_SCRATCH) && access("/dev/shm", F_OK) == 0 &&
 	    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, p->shm_opts) < 0)
 		rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE,
 			"cannot mount a tmpfs on", "/dev/shm", errno);
 	/* An empty tmpfs over the scratch root hides the other slots and candidates. */
-	if (o->hide) {
+	if (o->hide && !skipped(o->box, SANDBOX_PRIVATE_SCRATCH)) {
 		int e = child_mkdir_p(o->hide);
 
 		if (e || mount("tmpfs", o->hide, "tmpfs", MS_NOSUID | MS_NODEV,
@@ -669,21 +700,26 @@ static void child_mounts(const struct sandbox_opts *o, const struct plan *p,
 				"cannot make writable", w, errno);
 		close(wfd[i]);
 	}
-	if (o->hide && mount(NULL, o->hide, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID |
+	if (o->hide && !skipped(o->box, SANDBOX_PRIVATE_SCRATCH) && mount(NULL, o->hide, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID |
 						  MS_NODEV, NULL) < 0)
 		rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE,
 			"cannot remount read-only", o->hide, errno);
 }
 
 /* Enters the namespaces; records what worked. */
-static void child_namespaces(const struct plan *p, struct sandbox_report *rep)
+static void child_namespaces(const struct sandbox *box, const struct plan *p,
+			     struct sandbox_report *rep)
 {
+	int ns = (skipped(box, SANDBOX_NETNS) ? 0 : CLONE_NEWNET) |
+		 (skipped(box, SANDBOX_MNTNS) ? 0 : CLONE_NEWNS);
 	int e;
 
-	if (unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS) == 0) {
+	if (!skipped(box, SANDBOX_USERNS) && unshare(CLONE_NEWUSER | ns) == 0) {
 		rep_set(rep, SANDBOX_USERNS, SANDBOX_STATE_APPLIED, "", NULL, 0);
-		rep_set(rep, SANDBOX_NETNS, SANDBOX_STATE_APPLIED, "", NULL, 0);
-		rep_set(rep, SANDBOX_MNTNS, SANDBOX_STATE_APPLIED, "", NULL, 0);
+		if (ns & CLONE_NEWNET)
+			rep_set(rep, SANDBOX_NETNS, SANDBOX_STATE_APPLIED, "", NULL, 0);
+		if (ns & CLONE_NEWNS)
+			rep_set(rep, SANDBOX_MNTNS, SANDBOX_STATE_APPLIED, "", NULL, 0);
 		/* Without a gid map, setgroups must be denied first (user_namespaces(7)). */
 		if ((e = -write_file("/proc/self/setgroups", "deny")) > 0 ||
 		    (e = -write_file("/proc/self/uid_map", p->uid_map)) > 0 ||
@@ -692,13 +728,15 @@ static void child_namespaces(const struct plan *p, struct sandbox_report *rep)
 				"cannot map the uid and gid", NULL, e);
 		return;
 	}
-	e = errno;
-	rep_set(rep, SANDBOX_USERNS, SANDBOX_STATE_UNAVAILABLE, "unshare(CLONE_NEWUSER)", NULL,
-		e);
+	if (!skipped(box, SANDBOX_USERNS))
+		rep_set(rep, SANDBOX_USERNS, SANDBOX_STATE_UNAVAILABLE, "unshare(CLONE_NEWUSER)",
+			NULL, errno);
 	/* Without a user namespace, the other two need CAP_SYS_ADMIN (kgb run as root). */
-	if (unshare(CLONE_NEWNET | CLONE_NEWNS) == 0) {
-		rep_set(rep, SANDBOX_NETNS, SANDBOX_STATE_APPLIED, "", NULL, 0);
-		rep_set(rep, SANDBOX_MNTNS, SANDBOX_STATE_APPLIED, "", NULL, 0);
+	if (unshare(ns) == 0) {
+		if (ns & CLONE_NEWNET)
+			rep_set(rep, SANDBOX_NETNS, SANDBOX_STATE_APPLIED, "", NULL, 0);
+		if (ns & CLONE_NEWNS)
+			rep_set(rep, SANDBOX_MNTNS, SANDBOX_STATE_APPLIED, "", NULL, 0);
 		return;
 	}
 	e = errno;
@@ -808,7 +846,7 @@ static KGB_NORETURN void child_exec(const struct sandbox_opts *o, const struct p
 		/* Joined before the user namespace: the cgroup files belong to the outer uid. */
 		if (p->cgroup_procs)
 			in_cgroup = write_file(p->cgroup_procs, "0") == 0;
-		child_namespaces(p, &rep);
+		child_namespaces(box, p, &rep);
 		/* A new user namespace changed our credentials, which clears the death signal. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
@@ -818,15 +856,17 @@ static KGB_NORETURN void child_exec(const struct sandbox_opts *o, const struct p
 	}
 	child_limits(o, boxed, in_cgroup, box, &rep);
 	if (boxed) {
-		e = child_drop_caps();
+		e = skipped(box, SANDBOX_CAPS) ? 0 : child_drop_caps();
 		rep_set(&rep, SANDBOX_CAPS, e ? SANDBOX_STATE_UNAVAILABLE : SANDBOX_STATE_APPLIED,
 			e ? "dropping capabilities" : "", NULL, e);
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
+		if (skipped(box, SANDBOX_NO_NEW_PRIVS) || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
 			rep_set(&rep, SANDBOX_NO_NEW_PRIVS, SANDBOX_STATE_APPLIED, "", NULL, 0);
 		else
 			rep_set(&rep, SANDBOX_NO_NEW_PRIVS, SANDBOX_STATE_UNAVAILABLE,
 				"prctl(PR_SET_NO_NEW_PRIVS)", NULL, errno);
-		if (box->filter) {
+		if (skipped(box, SANDBOX_SECCOMP)) {
+			/* the report says so below */
+		} else if (box->filter) {
 			struct sock_fprog prog = {.len = box->filter_len, .filter = box->filter};
 
 			if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0)
@@ -839,6 +879,14 @@ static KGB_NORETURN void child_exec(const struct sandbox_opts *o, const struct p
 				NULL, 0);
 		}
 	}
+	/* Left out on request: recorded as such, whatever the steps above wrote. */
+	for (int f = 0; boxed && f < _SANDBOX_FACILITY_MAX; f++)
+		if (skipped(box, (enum sandbox_facility)f)) {
+			static const char why[] = "skipped on request (KGB_SANDBOX_SKIP)";
+
+			rep.state[f] = SANDBOX_STATE_NOT_ENFORCED;
+			memcpy(rep.reason[f], why, sizeof(why));
+		}
 	(void)!write(3, &rep, sizeof(rep));
 	if (boxed && box->mode == SANDBOX_STRICT && sandbox_report_missing(&rep, &missing))
 		_exit(SANDBOX_EXIT_SETUP);
