@@ -774,6 +774,10 @@ def main() -> int:
         os.environ.setdefault("TRITON_INTERPRET", "1")
     else:
         torch.cuda.set_device(0)
+        # The profiler (L3, runtime.trace) imports torch._dynamo on first use, and that import
+        # rebinds torch.manual_seed and others to wrapped versions: done before the snapshot,
+        # so that the integrity check does not blame the candidate for it (1 s, cuda only).
+        importlib.import_module("torch._dynamo")  # a local `import torch.x` would shadow torch
     trusted = Snapshot()
     try:
         candidate, import_ms = _load_candidate(job)

@@ -42,3 +42,20 @@ def test_the_share_boundary():
 def test_a_triton_name_is_only_what_triton_compiled():
     # a torch kernel is foreign whatever the candidate's own kernels are called
     assert judge([Kernel(REDUCE, 50.0), Kernel("_sum_kernel", 50.0)], TRITON)
+
+
+def test_profiling_after_the_snapshot_replaces_nothing():
+    # On the GPU every candidate was flagged "integrity: running the candidate replaced
+    # torch.manual_seed" (bench/results/h200-2026-12-03b): the profiler's first use imports
+    # torch._dynamo, which rebinds it. The worker imports it before its snapshot; this is
+    # that order, with the profiler on the CPU.
+    import torch
+    import torch._dynamo  # noqa: F401
+    from torch.profiler import ProfilerActivity, profile
+
+    from runtime.integrity import Snapshot
+
+    trusted = Snapshot()
+    with profile(activities=[ProfilerActivity.CPU]):
+        torch.ones(3).add_(1)
+    assert trusted.replaced() is None
