@@ -11,8 +11,12 @@ it), and everything else. The candidate is flagged when
   of the device time: torch did the work and a Triton kernel only moved the result, which L2
   cannot see (with Triton skipped the output is not written) and L1 missed.
 
-Filling memory (torch.zeros, torch.full: memsets and fill kernels) is allocation, which L1
-allows; those kernels are listed but not counted as foreign compute. The verdict is a pure
+Filling memory (torch.zeros, torch.full: memsets and fill kernels) is allocation, and a copy
+within one dtype (.contiguous(), out.copy_(tmp): memcpy and ATen's no-cast copy kernel) is data
+movement; L1 allows both, and neither counts as foreign compute. Copies that convert dtypes do
+count. The gap this leaves: for an operator that is itself a copy (clone, a transpose made
+contiguous), torch's copy into a temporary followed by a Triton kernel that moves it into the
+output passes L2 and L3; it cannot be faster than the baseline, only pass. The verdict is a pure
 function of the kernel list (judge), so the rule is tested without a GPU.
 """
 
@@ -34,6 +38,9 @@ MAX_FOREIGN_SHARE = 0.10
 
 # Kernel names that only fill memory (allocation with a value), from ATen's fill and memset.
 _FILL_MARKERS = ("Memset", "FillFunctor", "fill_kernel")
+# Same-dtype copies: the profiler's "Memcpy DtoD", and ATen's direct copy, the one user of
+# gpu_kernel_nocast (seen on the H200 for .contiguous() of a strided input).
+_COPY_MARKERS = ("Memcpy DtoD", "direct_copy_kernel", "gpu_kernel_impl_nocast")
 
 
 @dataclass(frozen=True)
@@ -45,7 +52,8 @@ class Kernel:
 
 
 def _is_fill(name: str) -> bool:
-    return any(m in name for m in _FILL_MARKERS)
+    """Allocation or data movement: not the candidate's arithmetic done by torch."""
+    return any(m in name for m in _FILL_MARKERS + _COPY_MARKERS)
 
 
 def judge(kernels: list[Kernel], triton_names: set[str]) -> str | None:
@@ -69,7 +77,7 @@ def _top(kernels: list[Kernel], n: int = 3) -> str:
     for k in kernels:
         by_name[k.name] = by_name.get(k.name, 0.0) + k.us
     top = sorted(by_name.items(), key=lambda kv: -kv[1])[:n]
-    return ", ".join(f"{name[:80]} ({us:.1f} us)" for name, us in top)
+    return ", ".join(f"{name[:200]} ({us:.1f} us)" for name, us in top)
 
 
 @contextlib.contextmanager

@@ -16,6 +16,23 @@ def test_fills_are_allocation_not_compute():
                   Kernel("_add_kernel", 10.0)], TRITON) is None
 
 
+COPY = ("void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<"
+        "at::native::direct_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#3}>(...)")
+CAST = ("void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl<"
+        "at::native::float16_copy_kernel_cuda(at::TensorIteratorBase&)::{lambda()#1}>(...)")
+
+
+def test_same_dtype_copies_are_data_movement():
+    # .contiguous() of a strided input before the Triton kernel (add on the H200: 54%)
+    assert judge([Kernel(COPY, 54.0), Kernel("Memcpy DtoD (Device -> Device)", 6.0),
+                  Kernel("_add_kernel", 40.0)], TRITON) is None
+
+
+def test_a_converting_copy_is_foreign_compute():
+    finding = judge([Kernel(CAST, 60.0), Kernel("_add_kernel", 40.0)], TRITON)
+    assert finding and "float16_copy_kernel_cuda" in finding
+
+
 def test_no_triton_kernel_is_flagged_with_what_ran():
     finding = judge([Kernel(REDUCE, 30.0)], TRITON)
     assert finding and "no Triton kernel ran" in finding and "reduce_kernel" in finding
