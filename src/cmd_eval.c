@@ -698,7 +698,8 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	if (o.memory_mib && strcmp(platform, "cuda"))
 		so.limits.memory_bytes = o.memory_mib << 20;
 	/* What the workers' sandbox applies goes with the run's record and its summary. */
-	sandbox_json = kgb_sandbox_probe(&so, o.sandbox, "eval");
+	sandbox_json = kgb_sandbox_probe(&so, o.sandbox, strcmp(platform, "cuda") ? NULL : python,
+				     "eval");
 	if (!sandbox_json) {
 		ret = KGB_EXIT_ENV;
 		goto out;

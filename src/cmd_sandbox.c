@@ -21,7 +21,71 @@
 
 extern char **environ;
 
-json_t *kgb_sandbox_probe(const struct sched_opts *so, enum sandbox_mode mode, const char *cmd)
+/*
+ * Whether CUDA starts inside the workers' sandbox: 1 yes, 0 no, -1 the probe could not run
+ * (err set). The probe is kgb's own code, silenced so that the tries below stay quiet.
+ */
+static int cuda_starts(const struct sched_opts *so, const char *python, struct strbuf *err)
+{
+	char *argv[] = {(char *)python, "-c",
+			"import os; os.dup2(os.open(os.devnull, os.O_WRONLY), 2); import torch; "
+			"torch.zeros(1, device='cuda'); torch.cuda.synchronize()",
+			NULL};
+	struct sched_exec_result res;
+	int r = sched_exec(so, argv, &res, err);
+
+	if (r < 0)
+		return -1;
+	strbuf_release(&res.detail);
+	return !res.timed_out && WIFEXITED(res.status) && WEXITSTATUS(res.status) == 0;
+}
+
+/*
+ * The facilities to leave out, one at a time, when CUDA fails inside the full sandbox: the
+ * narrowest first (mntns would take readonly_fs and the private scratch with it).
+ */
+static const enum sandbox_facility cuda_suspects[] = {
+	SANDBOX_READONLY_FS, SANDBOX_PRIVATE_SCRATCH, SANDBOX_SECCOMP, SANDBOX_NO_NEW_PRIVS,
+	SANDBOX_CAPS,	     SANDBOX_RLIMITS,	      SANDBOX_NPROC,   SANDBOX_NETNS,
+	SANDBOX_USERNS,	     SANDBOX_MNTNS,
+};
+
+/*
+ * On bench/results/h200-2026-12-03b's H200, CUDA failed to start under the read-only mounts
+ * (cudaGetDeviceCount: error 304), and every candidate was stored as a crash. Checked here
+ * before any candidate runs: auto mode leaves out the first facility without which CUDA starts
+ * and records it unavailable; strict mode, or no such facility, stops the run.
+ */
+static int check_cuda(const struct sched_opts *so, enum sandbox_mode mode, const char *python,
+		      const char *cmd)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ok = cuda_starts(so, python, &err);
+
+	for (size_t i = 0; ok == 0 && mode == SANDBOX_AUTO && i < ARRAY_SIZE(cuda_suspects); i++) {
+		if (sandbox_is_skipped(so->box, cuda_suspects[i]))
+			continue;
+		sandbox_set_broken(so->box, cuda_suspects[i], true);
+		ok = cuda_starts(so, python, &err);
+		if (ok == 0)
+			sandbox_set_broken(so->box, cuda_suspects[i], false);
+	}
+	if (ok < 0)
+		fprintf(stderr, "kgb %s: probing CUDA in the sandbox: %s\n", cmd, err.buf);
+	else if (ok == 0)
+		fprintf(stderr,
+			"kgb %s: CUDA does not start inside the workers' sandbox%s; find the "
+			"facility with bench/sandbox-cuda.sh and leave it out with "
+			"KGB_SANDBOX_SKIP, or use --sandbox=off\n",
+			cmd,
+			mode == SANDBOX_STRICT ? " (--sandbox=strict)"
+					       : ", not even with any one facility left out");
+	strbuf_release(&err);
+	return ok == 1 ? 0 : -1;
+}
+
+json_t *kgb_sandbox_probe(const struct sched_opts *so, enum sandbox_mode mode,
+			  const char *cuda_python, const char *cmd)
 {
 	struct sandbox_report rep;
 	struct strbuf err = STRBUF_INIT;
@@ -29,6 +93,11 @@ json_t *kgb_sandbox_probe(const struct sched_opts *so, enum sandbox_mode mode, c
 
 	if (so->box && skip && *skip && sandbox_skip(so->box, skip, &err) < 0) {
 		fprintf(stderr, "kgb %s: KGB_SANDBOX_SKIP: %s\n", cmd, err.buf);
+		strbuf_release(&err);
+		return NULL;
+	}
+	if (cuda_python && so->box && mode != SANDBOX_OFF &&
+	    check_cuda(so, mode, cuda_python, cmd) < 0) {
 		strbuf_release(&err);
 		return NULL;
 	}
@@ -213,7 +282,7 @@ int cmd_sandbox_exec(int argc, char **argv, struct kgb_ctx *ctx)
 		so.limits.file_bytes = o.file_mib << 20;
 	if (o.scratch_mib)
 		so.limits.scratch_bytes = o.scratch_mib << 20;
-	report = kgb_sandbox_probe(&so, o.mode, "sandbox-exec");
+	report = kgb_sandbox_probe(&so, o.mode, NULL, "sandbox-exec");
 	if (!report)
 		goto out;
 	if (o.report && json_dump_file(report, o.report, JSON_COMPACT) < 0) {

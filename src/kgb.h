@@ -36,13 +36,17 @@ int kgb_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 struct catalog;
 struct catalog *kgb_load_catalog(struct kgb_ctx *ctx, int *ret_exit);
 /*
- * Starts one `true` in the workers' sandbox of `so` (sched_probe_sandbox), prints on stderr each
+ * With cuda_python (the workers' Python on the cuda platform), first checks that CUDA starts
+ * inside the sandbox; in auto mode, leaves out the facility it fails with (recorded unavailable)
+ * (cmd_sandbox.c says why). Then starts one `true` in the workers' sandbox of `so`
+ * (sched_probe_sandbox), prints on stderr each
  * facility that is unavailable ("kgb: sandbox: <facility> unavailable: <reason>; continuing
  * without it"), or that the sandbox is off, and returns the report as JSON (a new reference).
  * NULL, with the error printed as "kgb <cmd>: ...", when the workers cannot start (strict mode
  * and a facility missing).
  */
 struct sched_opts;
-json_t *kgb_sandbox_probe(const struct sched_opts *so, enum sandbox_mode mode, const char *cmd);
+json_t *kgb_sandbox_probe(const struct sched_opts *so, enum sandbox_mode mode,
+			  const char *cuda_python, const char *cmd);
 
 #endif

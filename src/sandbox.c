@@ -46,7 +46,8 @@ struct sandbox {
 	char *cgroup_dir; /* where workers' pids cgroups go, or NULL (cgroup_why says why) */
 	char cgroup_why[SANDBOX_REASON_MAX];
 	unsigned long seq;
-	unsigned skip; /* 1 << facility: left out on request (sandbox_skip) */
+	unsigned skip;	 /* 1 << facility: left out on request (sandbox_skip) */
+	unsigned broken; /* 1 << facility: left out because the platform fails with it */
 };
 
 static const char *const mode_names[] = {"off", "auto", "strict", NULL};
@@ -503,9 +504,22 @@ int sandbox_skip(struct sandbox *box, const char *list, struct strbuf *err)
 	return 0;
 }
 
+void sandbox_set_broken(struct sandbox *box, enum sandbox_facility f, bool broken)
+{
+	if (broken)
+		box->broken |= 1U << f;
+	else
+		box->broken &= ~(1U << f);
+}
+
+bool sandbox_is_skipped(const struct sandbox *box, enum sandbox_facility f)
+{
+	return box && ((box->skip | box->broken) & (1U << f));
+}
+
 static bool skipped(const struct sandbox *box, enum sandbox_facility f)
 {
-	return box && (box->skip & (1U << f));
+	return sandbox_is_skipped(box, f);
 }
 
 enum sandbox_mode sandbox_mode(const struct sandbox *box)
@@ -879,12 +893,18 @@ static KGB_NORETURN void child_exec(const struct sandbox_opts *o, const struct p
 				NULL, 0);
 		}
 	}
-	/* Left out on request: recorded as such, whatever the steps above wrote. */
+	/* Left out: recorded as such, whatever the steps above wrote. */
 	for (int f = 0; boxed && f < _SANDBOX_FACILITY_MAX; f++)
-		if (skipped(box, (enum sandbox_facility)f)) {
+		if (box->skip & (1U << f)) {
 			static const char why[] = "skipped on request (KGB_SANDBOX_SKIP)";
 
 			rep.state[f] = SANDBOX_STATE_NOT_ENFORCED;
+			memcpy(rep.reason[f], why, sizeof(why));
+		} else if (box->broken & (1U << f)) {
+			static const char why[] = "left out: CUDA does not start with it on this "
+						  "machine (kgb's probe)";
+
+			rep.state[f] = SANDBOX_STATE_UNAVAILABLE;
 			memcpy(rep.reason[f], why, sizeof(why));
 		}
 	(void)!write(3, &rep, sizeof(rep));

@@ -135,6 +135,10 @@ void sandbox_free(struct sandbox *box);
  * with err set on an unknown name.
  */
 int sandbox_skip(struct sandbox *box, const char *list, struct strbuf *err) KGB_WUR;
+/* Marks f left out because the platform fails with it: the children report it unavailable. */
+void sandbox_set_broken(struct sandbox *box, enum sandbox_facility f, bool broken);
+/* Whether f is left out, on request or as broken. */
+bool sandbox_is_skipped(const struct sandbox *box, enum sandbox_facility f);
 enum sandbox_mode sandbox_mode(const struct sandbox *box);
 
 /*

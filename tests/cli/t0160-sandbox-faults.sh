@@ -53,6 +53,17 @@ test_expect_success 'strict mode runs here; off says so on stderr' '
 	grep -q "kgb: sandbox: off" "$TMP/e" &&
 	test "$(json_eval "$TMP/off.json" "recs[0][\"seccomp\"] + \" \" + recs[0][\"userns\"]")" = "off off"
 '
+test_expect_success 'KGB_SANDBOX_SKIP leaves out what it names, records it, refuses unknown names' '
+	sx -- grep "^Seccomp:" /proc/self/status >"$TMP/o" && grep -q "2$" "$TMP/o" &&
+	KGB_SANDBOX_SKIP=seccomp,readonly_fs sx --report "$TMP/skip.json" -- sh -c \
+		"grep ^Seccomp: /proc/self/status; touch $TMP/skipw && echo wrote" >"$TMP/o" &&
+	grep -q "0$" "$TMP/o" && grep -q wrote "$TMP/o" && test -e "$TMP/skipw" &&
+	! sx -- touch "$TMP/skipw2" 2>/dev/null && test ! -e "$TMP/skipw2" &&
+	test "$(json_eval "$TMP/skip.json" "recs[0][\"seccomp\"]")" = "not enforced: skipped on request (KGB_SANDBOX_SKIP)" &&
+	test "$(json_eval "$TMP/skip.json" "recs[0][\"userns\"]")" = applied &&
+	expect_status 4 env KGB_SANDBOX_SKIP=seccomp,bogus "$KGB" sandbox-exec -- true 2>"$TMP/e" &&
+	grep -q "unknown sandbox facility .bogus." "$TMP/e"
+'
 test_expect_success 'network: a TCP connection to 127.0.0.1 fails inside, works outside' '
 	test "$(accepted)" = 0 &&
 	expect_status 4 sx -- "$PY" -c "$connect_cmd" >"$TMP/o" &&
