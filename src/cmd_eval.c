@@ -20,6 +20,7 @@
 
 #include "cases.h"
 #include "catalog.h"
+#include "ceilings.h"
 #include "kgb.h"
 #include "platform.h"
 #include "proto.h"
@@ -83,6 +84,7 @@ struct eval_ctx {
 	const char *harness;
 	int verbose;
 	enum eval_phase phase;
+	struct ceilings ceil; /* the device's speed-of-light; .known false without */
 	size_t done, total;
 	double start_s; /* monotonic time the jobs started, for progress lines */
 };
@@ -397,20 +399,30 @@ static char *first_failure_json(struct candidate *c, struct sched_result *res)
 
 /*
  * The rates a timed case achieved, from the task's cost model (DESIGN §5, speed-of-light):
- * achieved_gbps = bytes / time, achieved_tflops = flops / time, added to the case's record.
+ * achieved_gbps = bytes / time, achieved_tflops = flops / time, and with the device's ceilings
+ * sol_fraction, added to the case's record. Returns true when the case is faster than the
+ * device can be (sol_exceeded, also recorded): its speedup must not count.
  */
-static void add_achieved(json_t *m, const struct case_desc *cd)
+static bool add_achieved(json_t *m, const struct case_desc *cd, const struct ceilings *ceil)
 {
 	json_t *ms = json_object_get(m, "time_cand_ms");
-	double s;
+	double s, gbps = -1, tflops = -1, f;
 
 	if (!json_is_number(ms) || json_number_value(ms) <= 0)
-		return;
+		return false;
 	s = json_number_value(ms) * 1e-3;
 	if (cd->bytes >= 0)
-		json_object_set_new(m, "achieved_gbps", json_real(cd->bytes / s / 1e9));
+		json_object_set_new(m, "achieved_gbps", json_real(gbps = cd->bytes / s / 1e9));
 	if (cd->flops >= 0)
-		json_object_set_new(m, "achieved_tflops", json_real(cd->flops / s / 1e12));
+		json_object_set_new(m, "achieved_tflops", json_real(tflops = cd->flops / s / 1e12));
+	f = ceilings_fraction(ceil, cd->out_dtype, gbps, tflops);
+	if (isnan(f))
+		return false;
+	json_object_set_new(m, "sol_fraction", json_real(f));
+	if (f <= CEILINGS_SOL_LIMIT)
+		return false;
+	json_object_set_new(m, "sol_exceeded", json_true());
+	return true;
 }
 
 /* Picks the timed cases of a checked candidate; false when it has none. */
@@ -475,7 +487,7 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 	struct strbuf err = STRBUF_INIT;
 	json_t *rows;
 	double *speedups, max_tol = NAN;
-	size_t nsp = 0, passed = 0, timed = 0;
+	size_t nsp = 0, passed = 0, timed = 0, over_sol = 0;
 	int r;
 
 	if (ctx->phase == PHASE_CHECK && !strcmp(res->verdict, "pass") && select_timed(c)) {
@@ -501,13 +513,15 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 		const char *v = json_string_value(json_object_get(m, "verdict"));
 		json_t *sp = json_object_get(m, "speedup"), *tu = json_object_get(m, "tol_use");
 
+		bool impossible = add_achieved(m, cd, &ctx->ceil);
+
 		passed += v && !strcmp(v, "pass");
 		timed += cd->timed;
-		if (cd->timed && json_is_number(sp))
+		over_sol += impossible;
+		if (cd->timed && json_is_number(sp) && !impossible)
 			speedups[nsp++] = json_number_value(sp);
 		if (json_is_number(tu) && (isnan(max_tol) || json_number_value(tu) > max_tol))
 			max_tol = json_number_value(tu);
-		add_achieved(m, cd);
 		json_array_append_new(rows, json_pack("{s:s, s:O, s:b, s:f, s:f, s:O}", "entry",
 						      cd->entry, "axes", cd->axes, "timed", cd->timed,
 						      "atol", cd->tol.atol, "rtol", cd->tol.rtol,
@@ -523,6 +537,11 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 	e.platform = (char *)ctx->platform;
 	e.harness = (char *)ctx->harness;
 	e.verdict = (char *)res->verdict;
+	if (over_sol)
+		strbuf_addf(&res->detail, "%s%zu timed case%s faster than %.2fx the device's measured "
+			    "ceilings (speed-of-light): not counted in the speedup",
+			    res->detail.len ? "; " : "", over_sol, over_sol == 1 ? "" : "s",
+			    CEILINGS_SOL_LIMIT);
 	e.detail = res->detail.buf;
 	e.cases_total = (long long)c->cases.nr;
 	e.cases_passed = (long long)passed;
@@ -594,6 +613,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	char *heldout_harness = NULL;
 	char **env = NULL, **time_env = NULL, **slot_dev = NULL;
 	json_t *probe = NULL, **entries = NULL;
+	struct ceilings ceil = {0};
 	const char *platform;
 	long long run_id = 0;
 	int ret = KGB_EXIT_OK, r;
@@ -707,6 +727,17 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	if (!probe)
 		probe = json_object();
 	json_object_set(probe, "sandbox", sandbox_json);
+	/* Speed-of-light needs the device's ceilings: measured once, then read from the store. */
+	if (platform_times(platform)) {
+		json_t *cj = NULL;
+
+		strbuf_reset(&err);
+		if (ceilings_get(store, kctx->root, python, probe, &ceil, &cj, &err) < 0)
+			fprintf(stderr, "kgb eval: %s; no speed-of-light fractions in this run\n",
+				err.buf);
+		else
+			json_object_set_new(probe, "ceilings", cj);
+	}
 	probe_text = json_dumps(probe, JSON_COMPACT);
 	r = store_run_begin(store, platform, harness, cmdline, probe_text, &run_id, &err);
 	if (r < 0) {
@@ -779,7 +810,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	}
 	if (nr_jobs) {
 		struct eval_ctx ectx = {.store = store, .run_id = run_id, .platform = platform,
-					.harness = harness, .verbose = kctx->verbose,
+					.harness = harness, .verbose = kctx->verbose, .ceil = ceil,
 					.total = nr_jobs, .start_s = monotonic_s()};
 
 		ectx.phase = two_phase ? PHASE_CHECK : PHASE_ALL;

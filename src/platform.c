@@ -65,7 +65,14 @@ char *platform_python(const char *root)
 
 int platform_probe(const char *root, const char *python, json_t **ret, struct strbuf *err)
 {
-	char *argv[] = {(char *)python, "-m", "runtime.platform", NULL};
+	/* The probe imports torch: seconds. A minute means something is wrong. */
+	return platform_run_module(root, python, "runtime.platform", 60, ret, err);
+}
+
+int platform_run_module(const char *root, const char *python, const char *module,
+			int timeout_s, json_t **ret, struct strbuf *err)
+{
+	char *argv[] = {(char *)python, "-m", (char *)module, NULL};
 	struct sandbox_opts o = {.argv = argv, .cwd = root};
 	struct sandbox_child c;
 	struct strbuf out = STRBUF_INIT, env_pp = STRBUF_INIT;
@@ -97,9 +104,9 @@ int platform_probe(const char *root, const char *python, json_t **ret, struct st
 		char buf[4096];
 		ssize_t got;
 
-		/* The probe imports torch: seconds. A minute means something is wrong. */
-		if (poll(&p, 1, 60000) == 0) {
-			strbuf_addf(err, "'%s -m runtime.platform' gave no answer in 60 s", python);
+		if (poll(&p, 1, timeout_s * 1000) == 0) {
+			strbuf_addf(err, "'%s -m %s' gave no answer in %d s", python, module,
+				    timeout_s);
 			r = -ETIMEDOUT;
 			break;
 		}
@@ -109,7 +116,7 @@ int platform_probe(const char *root, const char *python, json_t **ret, struct st
 		if (got <= 0)
 			break;
 		if (out.len + (size_t)got > 65536) {
-			strbuf_addstr(err, "platform probe printed more than 64 KiB");
+			strbuf_addf(err, "'%s -m %s' printed more than 64 KiB", python, module);
 			r = -E2BIG;
 			break;
 		}
@@ -119,15 +126,16 @@ int platform_probe(const char *root, const char *python, json_t **ret, struct st
 	strbuf_release(&env_pp);
 	if (r == 0 && (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0)) {
 		strbuf_addf(err,
-			    "'%s -m runtime.platform' failed (exit status %d); is the Python "
+			    "'%s -m %s' failed (exit status %d); is the Python "
 			    "environment set up? (make setup)",
-			    python, WIFEXITED(c.status) ? WEXITSTATUS(c.status) : -1);
+			    python, module, WIFEXITED(c.status) ? WEXITSTATUS(c.status) : -1);
 		r = -ENOEXEC;
 	}
 	if (r == 0) {
 		*ret = json_loadb(out.buf, out.len, 0, &jerr);
 		if (!*ret || !json_is_object(*ret)) {
-			strbuf_addf(err, "platform probe printed no JSON object: %s", jerr.text);
+			strbuf_addf(err, "'%s -m %s' printed no JSON object: %s", python, module,
+				    jerr.text);
 			json_decref(*ret);
 			r = -EBADMSG;
 		}

@@ -22,6 +22,13 @@
 char *platform_root(void);
 char *platform_python(const char *root);
 int platform_probe(const char *root, const char *python, json_t **ret, struct strbuf *err) KGB_WUR;
+/*
+ * Runs `python -m module` (kgb's own, trusted: no sandbox) in root and parses the one JSON object
+ * it prints on stdout; an error after timeout_s without output. platform_probe() is this with
+ * runtime.platform.
+ */
+int platform_run_module(const char *root, const char *python, const char *module,
+			int timeout_s, json_t **ret, struct strbuf *err) KGB_WUR;
 const char *platform_detect(json_t *probe);
 bool platform_is_known(const char *name);
 /*

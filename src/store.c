@@ -36,7 +36,12 @@ static const char schema_sql[] =
 	"CREATE TABLE IF NOT EXISTS run_evals("
 	"  run_id INTEGER NOT NULL, task TEXT NOT NULL, sample TEXT NOT NULL,"
 	"  candidate_path TEXT, eval_key TEXT NOT NULL REFERENCES evaluations(key),"
-	"  reused INTEGER NOT NULL, PRIMARY KEY(run_id, task, sample));";
+	"  reused INTEGER NOT NULL, PRIMARY KEY(run_id, task, sample));"
+	/* The device's measured speed-of-light (ceilings.h), once per device and software stack;
+	 * added after schema 1 shipped, created on open like the rest. */
+	"CREATE TABLE IF NOT EXISTS ceilings("
+	"  device TEXT NOT NULL, stack TEXT NOT NULL, value TEXT NOT NULL,"
+	"  measured_at TEXT NOT NULL, PRIMARY KEY(device, stack));";
 
 static int db_err(struct store *s, struct strbuf *err, const char *what)
 {
@@ -279,6 +284,53 @@ void store_eval_release(struct store_eval *e)
 	free(e->detail);
 	free(e->first_failure);
 	memset(e, 0, sizeof(*e));
+}
+
+int store_ceilings_get(struct store *s, const char *device, const char *stack, char **ret_json,
+		       struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int r, rc;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM ceilings WHERE device = ? AND stack = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "looking up the device's ceilings");
+	bind_text(st, 1, device);
+	bind_text(st, 2, stack);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*ret_json = xstrdup((const char *)sqlite3_column_text(st, 0));
+		r = 0;
+	} else if (rc == SQLITE_DONE) {
+		r = -ENOENT;
+	} else {
+		r = db_err(s, err, "looking up the device's ceilings");
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+int store_ceilings_put(struct store *s, const char *device, const char *stack, const char *json,
+		       struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	char ts[32];
+	int r = 0;
+
+	now_iso(ts);
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT OR REPLACE INTO ceilings(device, stack, value, measured_at) "
+			       "VALUES(?, ?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "storing the device's ceilings");
+	bind_text(st, 1, device);
+	bind_text(st, 2, stack);
+	bind_text(st, 3, json);
+	bind_text(st, 4, ts);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		r = db_err(s, err, "storing the device's ceilings");
+	sqlite3_finalize(st);
+	return r;
 }
 
 int store_eval_get(struct store *s, const char *key, struct store_eval *ret, struct strbuf *err)

@@ -49,6 +49,14 @@ int store_run_begin(struct store *s, const char *platform, const char *harness,
 		    const char *command, const char *env_json, long long *ret_run_id,
 		    struct strbuf *err) KGB_WUR;
 int store_run_end(struct store *s, long long run_id, struct strbuf *err) KGB_WUR;
+/*
+ * The measured ceilings of a device under a software stack (ceilings.h): 0 and *ret_json (owned
+ * by the caller) when present, -ENOENT when absent. put replaces an older measurement.
+ */
+int store_ceilings_get(struct store *s, const char *device, const char *stack, char **ret_json,
+		       struct strbuf *err) KGB_WUR;
+int store_ceilings_put(struct store *s, const char *device, const char *stack, const char *json,
+		       struct strbuf *err) KGB_WUR;
 /* 0 and *ret filled when present; -ENOENT when absent. */
 int store_eval_get(struct store *s, const char *key, struct store_eval *ret, struct strbuf *err)
 	KGB_WUR;
