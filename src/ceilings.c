@@ -30,7 +30,7 @@ int ceilings_from_json(json_t *j, struct ceilings *ret, struct strbuf *err)
 	    (isnan(ret->mm_tflops_f16) && isnan(ret->mm_tflops_bf16) &&
 	     isnan(ret->mm_tflops_f32))) {
 		strbuf_addstr(err, "ceilings: expected copy_gbps > 0 and mm_tflops with at least "
-				   "one of float16, bfloat16, float32 > 0");
+		                   "one of float16, bfloat16, float32 > 0");
 		return -EBADMSG;
 	}
 	ret->known = true;
@@ -42,8 +42,7 @@ static double max_known(double a, double b)
 	return isnan(a) ? b : isnan(b) ? a : a > b ? a : b;
 }
 
-double ceilings_fraction(const struct ceilings *c, const char *dtype, double gbps,
-			 double tflops)
+double ceilings_fraction(const struct ceilings *c, const char *dtype, double gbps, double tflops)
 {
 	double mm = NAN, f = NAN;
 
@@ -65,7 +64,7 @@ double ceilings_fraction(const struct ceilings *c, const char *dtype, double gbp
 }
 
 int ceilings_get(struct store *s, const char *root, const char *python, json_t *probe,
-		 struct ceilings *ret, json_t **ret_json, struct strbuf *err)
+                 struct ceilings *ret, json_t **ret_json, struct strbuf *err)
 {
 	const char *device = json_string_value(json_object_get(probe, "device_name"));
 	struct strbuf stack = STRBUF_INIT;
@@ -79,20 +78,20 @@ int ceilings_get(struct store *s, const char *root, const char *python, json_t *
 		return -EINVAL;
 	}
 	strbuf_addf(&stack, "torch %s, triton %s, cuda %s",
-		    json_string_value(json_object_get(probe, "torch")),
-		    json_string_value(json_object_get(probe, "triton")),
-		    json_string_value(json_object_get(probe, "cuda_version")));
+	            json_string_value(json_object_get(probe, "torch")),
+	            json_string_value(json_object_get(probe, "triton")),
+	            json_string_value(json_object_get(probe, "cuda_version")));
 	r = store_ceilings_get(s, device, stack.buf, &stored, err);
 	if (r == 0) {
 		j = json_loads(stored, 0, &jerr);
 		if (!j)
 			strbuf_addf(err, "ceilings stored for '%s' are not JSON: %s", device,
-				    jerr.text);
+			            jerr.text);
 		r = j ? 0 : -EBADMSG;
 	} else if (r == -ENOENT) {
 		/* Once per device and stack: a 1 GiB copy and 8192^3 products, seconds. */
 		fprintf(stderr, "kgb: measuring this device's ceilings once (%s, %s)\n", device,
-			stack.buf);
+		        stack.buf);
 		r = platform_run_module(root, python, "runtime.ceilings", 300, &j, err);
 		if (r == 0 && (r = ceilings_from_json(j, ret, err)) == 0) {
 			char *text = json_dumps(j, JSON_COMPACT);

@@ -42,11 +42,10 @@ int ceilings_from_json(json_t *j, struct ceilings *ret, struct strbuf *err) KGB_
  * what was measured, for the run's record.
  */
 int ceilings_get(struct store *s, const char *root, const char *python, json_t *probe,
-		 struct ceilings *ret, json_t **ret_json, struct strbuf *err) KGB_WUR;
+                 struct ceilings *ret, json_t **ret_json, struct strbuf *err) KGB_WUR;
 
 /* The fraction of speed-of-light of a case with these achieved rates (< 0: not given); NAN
  * when nothing is known. */
-double ceilings_fraction(const struct ceilings *c, const char *dtype, double gbps,
-			 double tflops);
+double ceilings_fraction(const struct ceilings *c, const char *dtype, double gbps, double tflops);
 
 #endif

@@ -600,9 +600,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	struct candidate *cands = NULL;
 	struct sched_job *jobs = NULL;
 	struct store *store = NULL;
-	struct store_eval *evals = NULL;
-	bool *reused = NULL;
-	size_t nr_cands = 0, skipped = 0, nr_jobs = 0, nr_evals = 0;
+	size_t nr_cands = 0, skipped = 0, nr_jobs = 0;
 	struct strbuf err = STRBUF_INIT, scratch = STRBUF_INIT;
 	char *python = NULL, *harness = NULL, *cmdline = NULL, *probe_text = NULL;
 	/* -P: the worker's working directory is not put on sys.path. */
@@ -612,8 +610,9 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	json_t *sandbox_json = NULL;
 	char *heldout_harness = NULL;
 	char **env = NULL, **time_env = NULL, **slot_dev = NULL;
-	json_t *probe = NULL, **entries = NULL;
+	json_t *probe = NULL;
 	struct ceilings ceil = {0};
+	size_t failed = 0;
 	const char *platform;
 	long long run_id = 0;
 	int ret = KGB_EXIT_OK, r;
@@ -859,45 +858,19 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		}
 	}
 	if (store_run_end(store, run_id, &err) < 0 ||
-	    store_run_evals(store, run_id, &evals, &nr_evals, &reused, &err) < 0) {
+	    report_from_store(stdout, store, run_id, platform, o.store_path, skipped, sandbox_json,
+			      o.json, &failed, &err) < 0) {
 		fprintf(stderr, "kgb eval: %s\n", err.buf);
 		ret = KGB_EXIT_ENV;
 		goto out;
 	}
-	entries = xcalloc(nr_evals + 1, sizeof(*entries));
-	for (size_t i = 0; i < nr_evals; i++) {
-		if (store_eval_entries(store, evals[i].key, &entries[i], &err) < 0) {
-			fprintf(stderr, "kgb eval: %s\n", err.buf);
-			ret = KGB_EXIT_ENV;
-			goto out;
-		}
-	}
-	{
-		struct report_run rr = {.platform = platform, .run_id = run_id,
-					.store_path = o.store_path, .evals = evals, .reused = reused,
-					.nr = nr_evals, .skipped = skipped, .entries = entries,
-					.sandbox = sandbox_json};
-		if (o.json)
-			report_eval_json(stdout, &rr);
-		else
-			report_eval_table(stdout, &rr);
-	}
-	if (o.exit_status)
-		for (size_t i = 0; i < nr_evals; i++)
-			if (strcmp(evals[i].verdict, "pass"))
-				ret = KGB_EXIT_NO;
+	if (o.exit_status && failed)
+		ret = KGB_EXIT_NO;
 out:
 	if (scratch.len)
 		rm_rf(scratch.buf);
 	sandbox_free(box);
 	json_decref(sandbox_json);
-	for (size_t i = 0; entries && i < nr_evals; i++)
-		json_decref(entries[i]);
-	free(entries);
-	for (size_t i = 0; i < nr_evals; i++)
-		store_eval_release(&evals[i]);
-	free(evals);
-	free(reused);
 	for (size_t i = 0; i < nr_cands; i++) {
 		free(cands[i].path);
 		free(cands[i].sample);

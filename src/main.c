@@ -27,6 +27,7 @@ static const struct command {
 	{"show", cmd_show, "print the prompt a model gets for a task"},
 	{"lint", cmd_lint, "validate every task spec and its case grid"},
 	{"eval", cmd_eval, "evaluate candidate kernels (default: the shipped solutions)"},
+	{"report", cmd_report, "print a stored run again (table or JSON), evaluating nothing"},
 	{"sandbox-exec", cmd_sandbox_exec, NULL},
 };
 

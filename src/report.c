@@ -65,17 +65,92 @@ static void count_sources(const struct report_run *r, struct source_count *by, s
 	*ret_pass = pass;
 }
 
-static double geomean_passing(const struct report_run *r)
-{
-	double *v = xcalloc(r->nr + 1, sizeof(*v)), g;
-	size_t n = 0;
+const double report_fast_p[REPORT_FAST_P_N] = {0.8, 1.0, 1.5};
 
-	for (size_t i = 0; i < r->nr; i++)
-		if (!strcmp(r->evals[i].verdict, "pass") && !isnan(r->evals[i].speedup))
-			v[n++] = r->evals[i].speedup;
-	g = stats_geomean(v, n);
-	free(v);
-	return g;
+/*
+ * The aggregate numbers of a run, or of one source of it (source NULL: all), as defined in
+ * docs/metrics.md. Speedups are per candidate (the geomean of its timed cases, cases over the
+ * speed-of-light limit left out); fast_p counts over the candidates whose task has timed cases,
+ * a failed one never fast.
+ */
+struct metrics {
+	size_t total, pass;
+	size_t nsp;			  /* passing candidates with a speedup */
+	double geomean, ci_lo, ci_hi;	  /* 95% bootstrap interval of the geomean */
+	size_t ntimed;			  /* candidates whose task has timed cases */
+	double fast_p[REPORT_FAST_P_N];	  /* NAN when ntimed == 0 */
+	size_t nsol;			  /* passing candidates with a sol fraction */
+	double sol_median;
+	size_t ntasks, multi;		  /* tasks; tasks with more than one sample */
+	double pass_at[3];		  /* pass@1, @5, @10 over tasks with >= k samples */
+	size_t pass_at_tasks[3];
+};
+
+static const size_t pass_at_ks[3] = {1, 5, 10};
+
+static void pass_at_k(const struct report_run *r, const char *source, struct metrics *m)
+{
+	double sum[3] = {0};
+
+	for (size_t i = 0; i < r->nr;) {
+		size_t j = i, n = 0, c = 0;
+
+		/* Evaluations come in task order: one group per task. */
+		while (j < r->nr && !strcmp(r->evals[j].task, r->evals[i].task) &&
+		       !strcmp(r->evals[j].source, r->evals[i].source)) {
+			n++;
+			c += !strcmp(r->evals[j].verdict, "pass");
+			j++;
+		}
+		if (!source || !strcmp(source, r->evals[i].source)) {
+			m->ntasks++;
+			m->multi += n > 1;
+			for (int k = 0; k < 3; k++)
+				if (n >= pass_at_ks[k]) {
+					sum[k] += stats_pass_at_k(n, c, pass_at_ks[k]);
+					m->pass_at_tasks[k]++;
+				}
+		}
+		i = j;
+	}
+	for (int k = 0; k < 3; k++)
+		m->pass_at[k] = m->pass_at_tasks[k] ? sum[k] / (double)m->pass_at_tasks[k] : NAN;
+}
+
+static void compute_metrics(const struct report_run *r, const char *source, struct metrics *m)
+{
+	double *sp = xcalloc(r->nr + 1, sizeof(*sp)), *tsp = xcalloc(r->nr + 1, sizeof(*tsp));
+	double *sol = xcalloc(r->nr + 1, sizeof(*sol));
+	bool *tpass = xcalloc(r->nr + 1, sizeof(*tpass));
+
+	memset(m, 0, sizeof(*m));
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct store_eval *e = &r->evals[i];
+		bool ok = !strcmp(e->verdict, "pass");
+
+		if (source && strcmp(source, e->source))
+			continue;
+		m->total++;
+		m->pass += ok;
+		if (ok && !isnan(e->speedup) && e->speedup > 0)
+			sp[m->nsp++] = e->speedup;
+		if (e->timed_cases > 0) {
+			tsp[m->ntimed] = e->speedup;
+			tpass[m->ntimed++] = ok && !isnan(e->speedup);
+		}
+		if (ok && r->sol && !isnan(r->sol[i]))
+			sol[m->nsol++] = r->sol[i];
+	}
+	m->geomean = stats_geomean(sp, m->nsp);
+	stats_geomean_ci(sp, m->nsp, 0.95, &m->ci_lo, &m->ci_hi);
+	for (int k = 0; k < REPORT_FAST_P_N; k++)
+		m->fast_p[k] = stats_fast_p(tsp, tpass, m->ntimed, report_fast_p[k]);
+	m->sol_median = stats_median(sol, m->nsol);
+	pass_at_k(r, source, m);
+	free(sp);
+	free(tsp);
+	free(sol);
+	free(tpass);
 }
 
 void report_eval_table(FILE *f, const struct report_run *r)
@@ -83,7 +158,7 @@ void report_eval_table(FILE *f, const struct report_run *r)
 	struct source_count by[4] = {0};
 	size_t pass, nreused = 0;
 	bool timed = platform_times(r->platform);
-	double g;
+	struct metrics m;
 
 	fprintf(f, "%-28s %-12s %-14s %-11s %-8s %s\n", "TASK", "SAMPLE", "VERDICT", "CASES",
 		"SPEEDUP", "NOTE");
@@ -137,13 +212,31 @@ void report_eval_table(FILE *f, const struct report_run *r)
 			fprintf(f, "  %s %zu/%zu (%.1f%%)", catalog_sources[s], by[s].pass, by[s].total,
 				100 * stats_rate(by[s].pass, by[s].total));
 	fputc('\n', f);
-	g = geomean_passing(r);
+	compute_metrics(r, NULL, &m);
+	if (m.multi)
+		for (int k = 0; k < 3; k++)
+			if (m.pass_at_tasks[k])
+				fprintf(f, "%spass@%zu %.3f (%zu tasks)%s", k ? "  " : "pass@k: ",
+					pass_at_ks[k], m.pass_at[k], m.pass_at_tasks[k],
+					k == 2 || !m.pass_at_tasks[k + 1] ? "\n" : "");
 	if (!timed)
 		fprintf(f, "speedup: n/a on platform '%s' (correctness only)\n", r->platform);
-	else if (isnan(g))
+	else if (!m.nsp)
 		fprintf(f, "speedup: no timed passing candidates\n");
-	else
-		fprintf(f, "speedup: geometric mean %.3fx over passing timed candidates\n", g);
+	else {
+		fprintf(f, "speedup: geometric mean %.3fx", m.geomean);
+		if (!isnan(m.ci_lo))
+			fprintf(f, " (95%% CI %.3f-%.3f)", m.ci_lo, m.ci_hi);
+		fprintf(f, " over %zu passing timed candidates\n", m.nsp);
+		fprintf(f, "fast_p:");
+		for (int k = 0; k < REPORT_FAST_P_N; k++)
+			fprintf(f, " fast_%.1f %.1f%%", report_fast_p[k], 100 * m.fast_p[k]);
+		fprintf(f, " of %zu candidates with timed cases\n", m.ntimed);
+		if (m.nsol)
+			fprintf(f, "speed-of-light: median %.2f of the device's ceilings over %zu "
+				   "passing timed candidates\n",
+				m.sol_median, m.nsol);
+	}
 	fprintf(f, "platform %s, run %lld, store %s: %zu evaluated, %zu reused from the store",
 		r->platform, r->run_id, r->store_path, r->nr - nreused, nreused);
 	if (r->skipped)
@@ -156,10 +249,40 @@ static json_t *real_or_null(double v)
 	return isnan(v) || isinf(v) ? json_null() : json_real(v);
 }
 
+/* The fields metrics add to a summary object (kgb.summary.v1 and each of its by_source). */
+static void metrics_json(json_t *o, const struct metrics *m)
+{
+	json_t *fast = json_object(), *pk = json_object();
+	char key[16];
+
+	for (int k = 0; k < REPORT_FAST_P_N; k++) {
+		snprintf(key, sizeof(key), "%.1f", report_fast_p[k]);
+		json_object_set_new(fast, key, real_or_null(m->fast_p[k]));
+	}
+	for (int k = 0; k < 3; k++)
+		if (m->pass_at_tasks[k]) {
+			snprintf(key, sizeof(key), "%zu", pass_at_ks[k]);
+			json_object_set_new(pk, key,
+					    json_pack("{s:o, s:I}", "value",
+						      real_or_null(m->pass_at[k]), "tasks",
+						      (json_int_t)m->pass_at_tasks[k]));
+		}
+	json_object_set_new(o, "geomean_speedup", real_or_null(m->geomean));
+	json_object_set_new(o, "geomean_speedup_ci95",
+			    isnan(m->ci_lo) ? json_null()
+					    : json_pack("[f, f]", m->ci_lo, m->ci_hi));
+	json_object_set_new(o, "speedup_candidates", json_integer((json_int_t)m->nsp));
+	json_object_set_new(o, "fast_p", fast);
+	json_object_set_new(o, "fast_p_candidates", json_integer((json_int_t)m->ntimed));
+	json_object_set_new(o, "sol_fraction_median", real_or_null(m->sol_median));
+	json_object_set_new(o, "pass_at_k", pk);
+}
+
 void report_eval_json(FILE *f, const struct report_run *r)
 {
 	struct source_count by[4] = {0};
 	size_t pass, nreused = 0;
+	struct metrics m;
 	json_t *sum, *bys = json_object();
 	char *s;
 
@@ -181,6 +304,7 @@ void report_eval_json(FILE *f, const struct report_run *r)
 				      "reused", r->reused[i]);
 
 		nreused += r->reused[i];
+		json_object_set_new(o, "sol_fraction", real_or_null(r->sol ? r->sol[i] : NAN));
 		json_object_set(o, "entries",
 				r->entries && r->entries[i] ? r->entries[i] : json_null());
 		s = json_dumps(o, JSON_COMPACT);
@@ -190,22 +314,72 @@ void report_eval_json(FILE *f, const struct report_run *r)
 	}
 	count_sources(r, by, &pass);
 	for (int k = 0; catalog_sources[k]; k++)
-		if (by[k].total)
-			json_object_set_new(bys, catalog_sources[k],
-					    json_pack("{s:I, s:I, s:o}", "pass", (json_int_t)by[k].pass,
-						      "total", (json_int_t)by[k].total, "pass_rate",
-						      real_or_null(stats_rate(by[k].pass, by[k].total))));
+		if (by[k].total) {
+			json_t *so = json_pack("{s:I, s:I, s:o}", "pass", (json_int_t)by[k].pass,
+					       "total", (json_int_t)by[k].total, "pass_rate",
+					       real_or_null(stats_rate(by[k].pass, by[k].total)));
+
+			compute_metrics(r, catalog_sources[k], &m);
+			metrics_json(so, &m);
+			json_object_set_new(bys, catalog_sources[k], so);
+		}
 	sum = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:I}", "schema",
 			"kgb.summary.v1", "platform", r->platform, "run_id", (json_int_t)r->run_id,
 			"total", (json_int_t)r->nr, "pass", (json_int_t)pass, "evaluated",
 			(json_int_t)(r->nr - nreused), "reused", (json_int_t)nreused, "pass_rate",
 			real_or_null(stats_rate(pass, r->nr)), "by_source", bys,
-			"geomean_speedup", real_or_null(geomean_passing(r)), "skipped",
-			(json_int_t)r->skipped);
+			"geomean_speedup", json_null(), "skipped", (json_int_t)r->skipped);
+	compute_metrics(r, NULL, &m);
+	metrics_json(sum, &m);
 	if (r->sandbox)
 		json_object_set(sum, "sandbox", r->sandbox);
 	s = json_dumps(sum, JSON_COMPACT);
 	fprintf(f, "%s\n", s);
 	free(s);
 	json_decref(sum);
+}
+
+int report_from_store(FILE *f, struct store *s, long long run_id, const char *platform,
+		      const char *store_path, size_t skipped, json_t *sandbox, bool json,
+		      size_t *ret_failed, struct strbuf *err)
+{
+	struct store_eval *evals = NULL;
+	bool *reused = NULL;
+	json_t **entries = NULL;
+	double *sol = NULL;
+	size_t nr = 0, failed = 0;
+	int r = store_run_evals(s, run_id, &evals, &nr, &reused, err);
+
+	if (r < 0)
+		return r;
+	entries = xcalloc(nr + 1, sizeof(*entries));
+	sol = xcalloc(nr + 1, sizeof(*sol));
+	for (size_t i = 0; i < nr && r == 0; i++) {
+		r = store_eval_entries(s, evals[i].key, &entries[i], err);
+		if (r == 0)
+			r = store_eval_sol(s, evals[i].key, &sol[i], err);
+		failed += strcmp(evals[i].verdict, "pass") != 0;
+	}
+	if (r == 0) {
+		struct report_run rr = {.platform = platform, .run_id = run_id,
+					.store_path = store_path, .evals = evals, .reused = reused,
+					.nr = nr, .skipped = skipped, .entries = entries,
+					.sandbox = sandbox, .sol = sol};
+
+		if (json)
+			report_eval_json(f, &rr);
+		else
+			report_eval_table(f, &rr);
+		if (ret_failed)
+			*ret_failed = failed;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		json_decref(entries[i]);
+		store_eval_release(&evals[i]);
+	}
+	free(entries);
+	free(sol);
+	free(evals);
+	free(reused);
+	return r;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "stats.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
 
@@ -200,6 +201,37 @@ int store_run_begin(struct store *s, const char *platform, const char *harness,
 		r = db_err(s, err, "recording the run");
 	else
 		*ret_run_id = sqlite3_last_insert_rowid(s->db);
+	sqlite3_finalize(st);
+	return r;
+}
+
+static char *col_text(sqlite3_stmt *st, int i);
+
+int store_run_info(struct store *s, long long *io_run_id, char **ret_platform, char **ret_env,
+		   struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int r, rc;
+
+	if (sqlite3_prepare_v2(s->db,
+			       *io_run_id > 0
+				       ? "SELECT id, platform, env FROM runs WHERE id = ?"
+				       : "SELECT id, platform, env FROM runs ORDER BY id DESC LIMIT 1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "reading the run");
+	if (*io_run_id > 0)
+		sqlite3_bind_int64(st, 1, *io_run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*io_run_id = sqlite3_column_int64(st, 0);
+		*ret_platform = col_text(st, 1);
+		*ret_env = col_text(st, 2);
+		r = 0;
+	} else if (rc == SQLITE_DONE) {
+		r = -ENOENT;
+	} else {
+		r = db_err(s, err, "reading the run");
+	}
 	sqlite3_finalize(st);
 	return r;
 }
@@ -535,6 +567,34 @@ int store_run_evals(struct store *s, long long run_id, struct store_eval **ret, 
 	*ret = v;
 	*ret_nr = n;
 	*ret_reused = reused;
+	return 0;
+}
+
+int store_eval_sol(struct store *s, const char *key, double *ret_median, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	double *v = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT json_extract(detail, '$.sol_fraction') FROM cases"
+			       " WHERE eval_key = ? AND timed = 1 AND json_valid(detail)"
+			       " AND json_extract(detail, '$.sol_fraction') IS NOT NULL",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "reading speed-of-light fractions");
+	bind_text(st, 1, key);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		XGROW(v, n + 1, alloc);
+		v[n++] = sqlite3_column_double(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		free(v);
+		return db_err(s, err, "reading speed-of-light fractions");
+	}
+	*ret_median = stats_median(v, n);
+	free(v);
 	return 0;
 }
 

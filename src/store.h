@@ -50,6 +50,12 @@ int store_run_begin(struct store *s, const char *platform, const char *harness,
 		    struct strbuf *err) KGB_WUR;
 int store_run_end(struct store *s, long long run_id, struct strbuf *err) KGB_WUR;
 /*
+ * A run's platform and env JSON (either may be NULL; both owned by the caller): the run
+ * *io_run_id, or the latest when it is <= 0 (then set to its id). -ENOENT when there is none.
+ */
+int store_run_info(struct store *s, long long *io_run_id, char **ret_platform, char **ret_env,
+		   struct strbuf *err) KGB_WUR;
+/*
  * The measured ceilings of a device under a software stack (ceilings.h): 0 and *ret_json (owned
  * by the caller) when present, -ENOENT when absent. put replaces an older measurement.
  */
@@ -74,6 +80,9 @@ int store_run_link(struct store *s, long long run_id, const struct store_eval *e
  * {"<entry>": {"passed": n, "total": m}, ...} in *ret.
  */
 int store_eval_entries(struct store *s, const char *key, json_t **ret, struct strbuf *err)
+	KGB_WUR;
+/* The median sol_fraction of an evaluation's timed cases (ceilings.h); NAN when none has one. */
+int store_eval_sol(struct store *s, const char *key, double *ret_median, struct strbuf *err)
 	KGB_WUR;
 /* The evaluations of a run in task order; *ret is an owned array of *ret_nr elements. */
 int store_run_evals(struct store *s, long long run_id, struct store_eval **ret, size_t *ret_nr,

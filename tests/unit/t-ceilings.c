@@ -10,8 +10,8 @@
 
 /* The H200's, bench/results/h200-2026-12-03b/ceilings.json. */
 static const char h200[] = "{\"device_name\": \"NVIDIA H200\", \"copy_gbps\": 4180.98, "
-			   "\"mm_tflops\": {\"float16\": 744.4, \"bfloat16\": 791.4, "
-			   "\"float32\": 50.8}, \"method\": \"cuda events\"}";
+                           "\"mm_tflops\": {\"float16\": 744.4, \"bfloat16\": 791.4, "
+                           "\"float32\": 50.8}, \"method\": \"cuda events\"}";
 
 static void load(const char *text, struct ceilings *c, int want)
 {
@@ -66,9 +66,9 @@ static void test_fraction(void **state)
 	assert_true(isnan(ceilings_fraction(&none, "float32", 100, 1)));
 	/* the flag's boundary */
 	assert_true(ceilings_fraction(&c, "float32", 4180.98 * CEILINGS_SOL_LIMIT * 1.01, -1) >
-		    CEILINGS_SOL_LIMIT);
+	            CEILINGS_SOL_LIMIT);
 	assert_false(ceilings_fraction(&c, "float32", 4180.98 * CEILINGS_SOL_LIMIT * 0.99, -1) >
-		     CEILINGS_SOL_LIMIT);
+	             CEILINGS_SOL_LIMIT);
 }
 
 static void test_store(void **state)
@@ -102,9 +102,9 @@ static void test_store(void **state)
 }
 
 static const struct CMUnitTest tests[] = {
-	cmocka_unit_test(test_parse),
-	cmocka_unit_test(test_fraction),
-	cmocka_unit_test(test_store),
+        cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_fraction),
+        cmocka_unit_test(test_store),
 };
 
 UNIT_MAIN(tests)

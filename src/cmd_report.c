@@ -1,0 +1,115 @@
+/*
+ * cmd_report.c - `kgb report`: prints a stored run again, without evaluating anything: the
+ * table or JSON lines `kgb eval` printed at its end, with the metrics recomputed from the store.
+ * For reading results on another machine than the one that made them (a GPU host's store
+ * copied back), and for published numbers that come from a file, not a terminal.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kgb.h"
+#include "report.h"
+#include "store.h"
+#include "util/parse.h"
+
+static void usage(void)
+{
+	printf("usage: kgb report [--store PATH] [--run N] [--json]\n"
+	       "\n"
+	       "Prints a run of the store as `kgb eval` did at its end; evaluates nothing.\n"
+	       "\n"
+	       "  --store PATH   results store (default $KGB_STORE or ./kgb-results.db)\n"
+	       "  --run N        that run (default: the latest)\n"
+	       "  --json         JSON lines: kgb.eval.v1 per candidate, then kgb.summary.v1\n");
+}
+
+int cmd_report(int argc, char **argv, struct kgb_ctx *ctx)
+{
+	enum { OPT_STORE = 0x100, OPT_RUN, OPT_JSON };
+	static const struct option opts[] = {
+	        {"store", required_argument, NULL, OPT_STORE},
+	        {"run", required_argument, NULL, OPT_RUN},
+	        {"json", no_argument, NULL, OPT_JSON},
+	        {"help", no_argument, NULL, 'h'},
+	        {0},
+	};
+	const char *path = NULL;
+	unsigned long long run = 0;
+	long long run_id;
+	bool json = false;
+	struct store *store = NULL;
+	struct strbuf err = STRBUF_INIT;
+	char *platform = NULL, *env_text = NULL;
+	json_t *env = NULL;
+	int c, r, ret = KGB_EXIT_OK;
+
+	(void)ctx;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_STORE:
+			path = optarg;
+			break;
+		case OPT_RUN:
+			if (parse_ull(optarg, &run) < 0 || run == 0 || run > (1ULL << 62))
+				return kgb_usage_error("report",
+				                       "--run: expected a run number > 0, "
+				                       "got '%s'",
+				                       optarg);
+			break;
+		case OPT_JSON:
+			json = true;
+			break;
+		case 'h':
+			usage();
+			return KGB_EXIT_OK;
+		default:
+			return kgb_usage_error("report", "unknown option");
+		}
+	}
+	if (optind < argc)
+		return kgb_usage_error("report", "unexpected argument '%s'", argv[optind]);
+	if (!path)
+		path = getenv("KGB_STORE") && *getenv("KGB_STORE") ? getenv("KGB_STORE")
+		                                                   : "kgb-results.db";
+	/* Opening creates a store; a report of a file that is not there is a mistake. */
+	if (access(path, R_OK) < 0) {
+		fprintf(stderr, "kgb report: cannot read store '%s': %s\n", path, strerror(errno));
+		return KGB_EXIT_DATA;
+	}
+	r = store_open(path, &store, &err);
+	if (r < 0) {
+		fprintf(stderr, "kgb report: %s\n", err.buf);
+		ret = r == -EBUSY ? KGB_EXIT_ENV : KGB_EXIT_DATA;
+		goto out;
+	}
+	run_id = (long long)run;
+	r = store_run_info(store, &run_id, &platform, &env_text, &err);
+	if (r == -ENOENT) {
+		if (run)
+			fprintf(stderr, "kgb report: store '%s' has no run %llu\n", path, run);
+		else
+			fprintf(stderr, "kgb report: store '%s' has no run\n", path);
+		ret = KGB_EXIT_DATA;
+		goto out;
+	}
+	if (r == 0) {
+		env = env_text ? json_loads(env_text, 0, NULL) : NULL;
+		r = report_from_store(stdout, store, run_id, platform ? platform : "?", path, 0,
+		                      json_object_get(env, "sandbox"), json, NULL, &err);
+	}
+	if (r < 0) {
+		fprintf(stderr, "kgb report: %s\n", err.buf);
+		ret = KGB_EXIT_DATA;
+	}
+out:
+	json_decref(env);
+	free(platform);
+	free(env_text);
+	store_free(store);
+	strbuf_release(&err);
+	return ret;
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# `kgb report` prints a stored run again, exactly as eval did; the summary metrics
+# (docs/metrics.md) against hand-computed values on a run written straight into a store.
+. "$(dirname "$0")/lib.sh"
+
+ev() { "$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter -j 2 "$@"; }
+
+test_expect_success 'report prints what eval printed, table and JSON' '
+	ev >"$TMP/eval.txt" && "$KGB" report >"$TMP/report.txt" &&
+	cmp "$TMP/eval.txt" "$TMP/report.txt" &&
+	ev --json >"$TMP/eval.json" && "$KGB" report --json >"$TMP/report.json" &&
+	cmp "$TMP/eval.json" "$TMP/report.json" &&
+	"$KGB" report --run 1 --store "$KGB_STORE" >"$TMP/run1.txt" &&
+	cmp "$TMP/eval.txt" "$TMP/run1.txt" && grep -q "run 1," "$TMP/run1.txt" &&
+	"$KGB" report >"$TMP/latest.txt" && grep -q "run 2," "$TMP/latest.txt"
+'
+test_expect_success 'bad input: missing store, unknown run, bad --run' '
+	expect_status 3 "$KGB" report --store "$TMP/none.db" 2>"$TMP/e" &&
+	grep -q "cannot read store .*none.db" "$TMP/e" && test ! -e "$TMP/none.db" &&
+	expect_status 3 "$KGB" report --run 99 2>"$TMP/e" && grep -q "has no run 99" "$TMP/e" &&
+	expect_status 2 "$KGB" report --run x 2>"$TMP/e" && grep -q "expected a run number" "$TMP/e"
+'
+# A cuda run written directly: task t1 with two samples (2.0x pass, fail), t2 with two
+# (0.5x pass with sol fractions 0.2, 0.6, 0.4 on its timed cases; 1.0x pass), t3 with one
+# passing sample and no timed case.
+test_expect_success 'metrics of a synthetic cuda run' '
+	"$ROOT/.venv/bin/python" - "$KGB_STORE" <<-PY &&
+	import sqlite3, sys
+	db = sqlite3.connect(sys.argv[1])
+	db.execute("INSERT INTO runs(id, started_at, platform, harness, env) VALUES(50, \"t\", \"cuda\", \"h\", \"{}\")")
+	rows = [("t1", "s1", "pass", 2.0, 3), ("t1", "s2", "mismatch", None, 3),
+	        ("t2", "s1", "pass", 0.5, 3), ("t2", "s2", "pass", 1.0, 3), ("t3", "s1", "pass", None, 0)]
+	for i, (task, sample, verdict, sp, timed) in enumerate(rows):
+	    key = "k%d" % i
+	    db.execute("INSERT INTO evaluations(key, task, source, task_version, candidate_hash, platform,"
+	               " harness, verdict, cases_total, cases_passed, timed_cases, speedup, created_at, run_id)"
+	               " VALUES(?, ?, \"aten\", \"v\", ?, \"cuda\", \"h\", ?, 3, 3, ?, ?, \"t\", 50)",
+	               (key, task, key, verdict, timed, sp))
+	    db.execute("INSERT INTO run_evals VALUES(50, ?, ?, NULL, ?, 0)", (task, sample, key))
+	for cid, f in enumerate((0.2, 0.6, 0.4)):
+	    db.execute("INSERT INTO cases(eval_key, case_id, entry, timed, verdict, detail) VALUES(\"k2\", ?, \"e\", 1, \"pass\", ?)",
+	               (cid, "{\"verdict\": \"pass\", \"sol_fraction\": %r}" % f))
+	db.commit()
+	PY
+	"$KGB" report --run 50 --json >"$TMP/m.json" &&
+	test "$(json_eval "$TMP/m.json" "recs[-1][\"pass\"], recs[-1][\"total\"]")" = "(4, 5)" &&
+	test "$(json_eval "$TMP/m.json" "round(recs[-1][\"geomean_speedup\"], 9)")" = 1.0 &&
+	test "$(json_eval "$TMP/m.json" "recs[-1][\"speedup_candidates\"], recs[-1][\"fast_p_candidates\"]")" = "(3, 4)" &&
+	test "$(json_eval "$TMP/m.json" "[recs[-1][\"fast_p\"][k] for k in (\"0.8\", \"1.0\", \"1.5\")]")" = "[0.5, 0.25, 0.25]" &&
+	test "$(json_eval "$TMP/m.json" "round(recs[-1][\"pass_at_k\"][\"1\"][\"value\"], 6), recs[-1][\"pass_at_k\"][\"1\"][\"tasks\"]")" = "(0.833333, 3)" &&
+	test "$(json_eval "$TMP/m.json" "list(recs[-1][\"pass_at_k\"]) == [\"1\"]")" = True &&
+	test "$(json_eval "$TMP/m.json" "recs[-1][\"sol_fraction_median\"]")" = 0.4 &&
+	test "$(json_eval "$TMP/m.json" "[r[\"sol_fraction\"] for r in recs[:-1]]")" = "[None, None, 0.4, None, None]" &&
+	test "$(json_eval "$TMP/m.json" "recs[-1][\"by_source\"][\"aten\"][\"fast_p\"][\"0.8\"]")" = 0.5 &&
+	test "$(json_eval "$TMP/m.json" "len(recs[-1][\"geomean_speedup_ci95\"])")" = 2 &&
+	"$KGB" report --run 50 >"$TMP/m.txt" &&
+	grep -q "pass@k: pass@1 0.833 (3 tasks)" "$TMP/m.txt" &&
+	grep -q "speedup: geometric mean 1.000x (95% CI .*) over 3 passing timed candidates" "$TMP/m.txt" &&
+	grep -q "fast_p: fast_0.8 50.0% fast_1.0 25.0% fast_1.5 25.0% of 4 candidates with timed cases" "$TMP/m.txt" &&
+	grep -q "speed-of-light: median 0.40 of the device.s ceilings over 1 passing timed candidates" "$TMP/m.txt"
+'
+test_done
