@@ -24,12 +24,15 @@ import torch
 from triton.runtime.interpreter import InterpretedFunction
 from triton.runtime.jit import JITFunction
 
-__all__ = ["POISONS", "replay"]
+__all__ = ["POISONS", "poisoned_empty", "replay"]
 
 # torch functions and Tensor methods that hand out memory; their results are poisoned.
 _TORCH_ALLOCATORS = ("empty", "empty_like", "empty_strided", "zeros", "zeros_like", "ones",
                      "ones_like", "full", "full_like")
 _TENSOR_ALLOCATORS = ("new_empty", "new_empty_strided", "new_zeros", "new_ones", "new_full")
+# Those whose contents are undefined: the re-run poisons only these (zeros must stay zeros).
+_UNINITIALISED = frozenset({"empty", "empty_like", "empty_strided", "new_empty",
+                            "new_empty_strided"})
 
 # (floating, integer, bool) poison of each replay.
 POISONS: tuple[tuple[float, str, bool], ...] = ((float("nan"), "max", True),
@@ -61,6 +64,22 @@ def _poisoning(fn: Callable[..., Any], which: int) -> Callable[..., Any]:
 def replay(candidate: ModuleType, which: int) -> Iterator[list[int]]:
     """Within the block, Triton launches are skipped (counted in the yielded list's element)
     and allocations are poisoned with POISONS[which]."""
+    with _patched(candidate, which, skip_launches=True, uninitialised_only=False) as n:
+        yield n
+
+
+@contextlib.contextmanager
+def poisoned_empty(candidate: ModuleType, which: int) -> Iterator[list[int]]:
+    """Within the block, Triton runs, and memory handed out uninitialised (torch.empty and
+    kin) is filled with POISONS[which]: the determinism re-run (worker._rerun), which catches
+    kernels that read memory they never wrote."""
+    with _patched(candidate, which, skip_launches=False, uninitialised_only=True) as n:
+        yield n
+
+
+@contextlib.contextmanager
+def _patched(candidate: ModuleType, which: int, skip_launches: bool,
+             uninitialised_only: bool) -> Iterator[list[int]]:
     launches = [0]
 
     def no_launch(self: Any, *args: Any, **kwargs: Any) -> None:
@@ -75,15 +94,19 @@ def replay(candidate: ModuleType, which: int) -> Iterator[list[int]]:
         undo.append((lambda: setattr(owner, name, old)) if had else
                     (lambda: delattr(owner, name)))
 
+    def chosen(names: tuple[str, ...]) -> list[str]:
+        return [n for n in names if not uninitialised_only or n in _UNINITIALISED]
+
     try:
-        patch(JITFunction, "run", no_launch)
-        patch(InterpretedFunction, "run", no_launch)
+        if skip_launches:
+            patch(JITFunction, "run", no_launch)
+            patch(InterpretedFunction, "run", no_launch)
         originals = {}
-        for name in _TORCH_ALLOCATORS:
+        for name in chosen(_TORCH_ALLOCATORS):
             fn = getattr(torch, name)
             originals[id(fn)] = _poisoning(fn, which)
             patch(torch, name, originals[id(fn)])
-        for name in _TENSOR_ALLOCATORS:
+        for name in chosen(_TENSOR_ALLOCATORS):
             patch(torch.Tensor, name, _poisoning(getattr(torch.Tensor, name), which))
         for name, value in list(vars(candidate).items()):
             if id(value) in originals and callable(value):

@@ -32,6 +32,7 @@ import triton
 
 from runtime.compare import Result, aliases, compare, find_mutation, identical, merge
 from runtime.ghost import POISONS
+from runtime.ghost import poisoned_empty
 from runtime.ghost import replay as ghost_replay
 from runtime.trace import judge as trace_judge
 from runtime.trace import traced
@@ -443,6 +444,7 @@ class Evaluator:
         self.device = "cuda:0" if job.platform == "cuda" else "cpu"
         self._flush: torch.Tensor | None = None  # L2 flush buffer, allocated at the first timing
         self._traced: set[str] = set()  # entries with an L3 trace already (runtime.trace)
+        self._rerun_done: set[str] = set()  # entries with a determinism re-run already
 
     def _sync(self) -> None:
         if self.job.platform == "cuda":
@@ -571,9 +573,11 @@ class Evaluator:
                             base_res.tol_use, message=_cap(res.message) or None)
         if res.verdict == "mismatch":
             return replace(report, bad=res.bad, first_bad=res.first_bad), False
-        if self.job.ghost and entry.ghost and self.job.mode == "evaluate" and not self.job.mutant:
-            flagged = (self._ghost(entry, case, cand_fn, inputs, ref, base)
-                       or self._device_trace(entry, case, cand_fn, inputs))
+        if self.job.ghost and self.job.mode == "evaluate" and not self.job.mutant:
+            flagged = self._rerun(entry, case, cand_fn, inputs, ref, base)
+            if not flagged and entry.ghost:
+                flagged = (self._ghost(entry, case, cand_fn, inputs, ref, base)
+                           or self._device_trace(entry, case, cand_fn, inputs))
             if flagged:
                 return flagged, False
         if self.job.platform == "cuda" and case.timed and self.job.rounds:
@@ -607,6 +611,34 @@ class Evaluator:
         return CaseReport(case.id, "hack", message=(
             f"L2 ghost replay: the outputs are right with all {launches} Triton launches "
             "skipped and every allocation poisoned, so no Triton kernel computed them"))
+
+    def _rerun(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any,
+               inputs: tuple[BuiltArg, ...], ref: tuple[Any, tuple[BuiltArg, ...]],
+               base: tuple[Any, tuple[BuiltArg, ...]]) -> CaseReport | None:
+        """The determinism re-run, on the first passing case of each entry and on the timed
+        cases: the candidate once more on fresh copies of the inputs, with every tensor it gets
+        from torch.empty and kin filled with poison. It must pass again: a kernel that reads
+        memory it never wrote (right only while fresh allocations happen to hold zeros or the
+        previous call's values) or that changes its answer between calls fails here."""
+        if not case.timed and entry.name in self._rerun_done:
+            return None
+        self._rerun_done.add(entry.name)
+        args = clone_args(inputs)
+        try:
+            with poisoned_empty(self.candidate, 1):
+                out = call(cand_fn, args)
+                self._sync()
+        except BaseException as e:
+            return CaseReport(case.id, "error", message=_cap(
+                f"determinism re-run (uninitialised memory poisoned) raised: {_describe(e)}"))
+        res = self._check(entry, case, out, args, ref, base)
+        if res.verdict == "pass":
+            return None
+        return CaseReport(case.id, "mismatch" if res.verdict == "mismatch" else res.verdict,
+                          res.max_abs_err, res.tol_use, message=_cap(
+                              "determinism re-run: run again with uninitialised memory "
+                              "poisoned, the candidate's output is wrong (it reads memory it "
+                              f"never wrote, or keeps state across calls): {res.message}"))
 
     def _device_trace(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any,
                       inputs: tuple[BuiltArg, ...]) -> CaseReport | None:

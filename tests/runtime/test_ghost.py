@@ -109,3 +109,32 @@ def test_replaced_harness_functions_are_hacks(tmp_path: Path) -> None:
         assert bad and want in bad[0]["message"], (name, msgs, err)
     # The call-time patch: the first case is the hack, the rest are not run.
     assert verdicts(msgs) == {"hack": [0], "skipped": [1, 2, 3]}, msgs
+
+
+def test_poisoned_empty_poisons_only_uninitialised_memory_and_keeps_triton():
+    # The determinism re-run's context: empty and kin get the poison, zeros and full do not
+    # (a kernel may rely on them), and Triton launches still run.
+    import types
+
+    import torch
+
+    from runtime.ghost import POISONS, poisoned_empty
+
+    mod = types.ModuleType("cand")
+    mod.empty = torch.empty  # `from torch import empty` in a candidate
+    with poisoned_empty(mod, 1) as launches:
+        e = torch.empty(8)
+        e2 = mod.empty(8)
+        el = torch.empty_like(torch.ones(3))
+        ne = torch.ones(2).new_empty(5)
+        z = torch.zeros(4)
+        f = torch.full((3,), 7.0)
+        i = torch.empty(4, dtype=torch.int32)
+    assert launches == [0]
+    want = POISONS[1][0]
+    for t in (e, e2, el, ne):
+        assert bool((t == want).all())
+    assert bool((z == 0).all()) and bool((f == 7).all())
+    assert bool((i == torch.iinfo(torch.int32).min).all())
+    # restored afterwards
+    assert torch.empty is not None and mod.empty is torch.empty
