@@ -63,6 +63,7 @@ _CUDA_LOST_MARKERS = ("CUDA error", "Triton Error [CUDA]", "illegal memory acces
 _RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
 EXIT_JOB = 3  # STYLE §3: bad input data (the job line)
 EXIT_FATAL = 1  # ran, and the answer is no (candidate failed to load)
+EXIT_ENV = 4  # STYLE §3: the environment (the platform would not start)
 
 
 @dataclass(frozen=True)
@@ -157,8 +158,8 @@ class CaseReport:
 @dataclass(frozen=True)
 class FatalReport:
     TYPE: ClassVar[str] = "fatal"
-    stage: str  # job, scan, load or entry
-    verdict: str  # protocol, syntax_error, import_error, hack or missing_entry
+    stage: str  # job, setup, scan, load or entry
+    verdict: str  # protocol, env_error, syntax_error, import_error, hack or missing_entry
     message: str
     trace: str | None = None
     layer: str | None = None  # the anti-hack layer of a hack verdict: L1
@@ -789,6 +790,20 @@ def _read_job(stream: BinaryIO) -> Job:
     return parse_job(line)
 
 
+def _setup_platform(platform: str) -> None:
+    """Before the candidate: the platform's switches, and CUDA started on the slot's device."""
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    if platform == "interpreter":
+        os.environ.setdefault("TRITON_INTERPRET", "1")
+        return
+    torch.cuda.set_device(0)
+    # The profiler (L3, runtime.trace) imports torch._dynamo on first use, and that import
+    # rebinds torch.manual_seed and others to wrapped versions: done before the snapshot,
+    # so that the integrity check does not blame the candidate for it (1 s, cuda only).
+    importlib.import_module("torch._dynamo")
+
+
 def main() -> int:
     """Run one job; the exit status is 0 after done, 3 for a bad job, 1 after another fatal."""
     t0 = time.perf_counter()
@@ -800,16 +815,14 @@ def main() -> int:
     except ValueError as e:
         chan.send(FatalReport("job", "protocol", _cap(str(e))))
         return EXIT_JOB
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    if job.platform == "interpreter":
-        os.environ.setdefault("TRITON_INTERPRET", "1")
-    else:
-        torch.cuda.set_device(0)
-        # The profiler (L3, runtime.trace) imports torch._dynamo on first use, and that import
-        # rebinds torch.manual_seed and others to wrapped versions: done before the snapshot,
-        # so that the integrity check does not blame the candidate for it (1 s, cuda only).
-        importlib.import_module("torch._dynamo")  # a local `import torch.x` would shadow torch
+    try:
+        _setup_platform(job.platform)
+    except Exception as e:
+        # Nothing of the candidate has run: this is the machine's failure, not the candidate's
+        # (kgb stores nothing for it and the run ends with the environment's exit status).
+        chan.send(FatalReport("setup", "env_error", _cap(
+            f"the worker could not start platform '{job.platform}': {_describe(e)}")))
+        return EXIT_ENV
     trusted = Snapshot()
     try:
         candidate, import_ms = _load_candidate(job)

@@ -86,6 +86,7 @@ struct eval_ctx {
 	enum eval_phase phase;
 	struct ceilings ceil; /* the device's speed-of-light; .known false without */
 	size_t done, total;
+	size_t env_failures; /* candidates not evaluated: the worker's platform did not start */
 	double start_s; /* monotonic time the jobs started, for progress lines */
 };
 
@@ -504,6 +505,13 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 	if (ctx->phase == PHASE_TIME)
 		res = merge_timing(c, res);
 	ctx->done++;
+	if (!strcmp(res->verdict, "env_error")) {
+		/* The machine failed, not the candidate: nothing is stored, so a later run retries. */
+		fprintf(stderr, "kgb eval: %s/%s %s: not evaluated: %s (nothing stored)\n",
+			c->task->source, c->task->op, c->sample, res->detail.buf);
+		ctx->env_failures++;
+		return 0;
+	}
 	rows = json_array();
 	speedups = xcalloc(c->cases.nr + 1, sizeof(*speedups));
 
@@ -612,7 +620,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	char **env = NULL, **time_env = NULL, **slot_dev = NULL;
 	json_t *probe = NULL;
 	struct ceilings ceil = {0};
-	size_t failed = 0;
+	size_t failed = 0, env_failures = 0;
 	const char *platform;
 	long long run_id = 0;
 	int ret = KGB_EXIT_OK, r;
@@ -844,6 +852,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			if (nr_timed)
 				r = sched_run(&so, jobs, nr_timed, on_done, &ectx, &err);
 		}
+		env_failures = ectx.env_failures;
 		if (r < 0) {
 			fprintf(stderr, "kgb eval: %s\n", err.buf);
 			ret = KGB_EXIT_ENV;
@@ -866,6 +875,13 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	}
 	if (o.exit_status && failed)
 		ret = KGB_EXIT_NO;
+	if (env_failures) {
+		fprintf(stderr,
+			"kgb eval: %zu candidate%s not evaluated: the platform did not start in "
+			"their workers (see above); run again once the machine is fixed\n",
+			env_failures, env_failures == 1 ? "" : "s");
+		ret = KGB_EXIT_ENV;
+	}
 out:
 	if (scratch.len)
 		rm_rf(scratch.buf);

@@ -9,8 +9,9 @@
 static const char *const case_verdicts[] = {"pass",	  "mismatch",  "bad_output", "mutated_input",
 					    "error",	  "ref_error", "skipped",    "degenerate",
 					    "hack",	  NULL};
-static const char *const fatal_verdicts[] = {"syntax_error", "import_error", "hack",
-					     "missing_entry", "protocol", NULL};
+static const char *const fatal_verdicts[] = {"syntax_error",  "import_error", "hack",
+					     "missing_entry", "protocol",     "env_error",
+					     NULL};
 static const char *const type_names[_PROTO_MSG_MAX] = {
 	[PROTO_HELLO] = "hello", [PROTO_LOADED] = "loaded", [PROTO_CASE] = "case",
 	[PROTO_FATAL] = "fatal", [PROTO_DONE] = "done",
@@ -25,6 +26,14 @@ bool proto_is_case_verdict(const char *v)
 bool proto_is_fatal_verdict(const char *v)
 {
 	return strv_contains(fatal_verdicts, v);
+}
+
+const char *proto_fatal_verdict(const char *v)
+{
+	for (const char *const *f = fatal_verdicts; *f; f++)
+		if (!strcmp(*f, v))
+			return *f;
+	return NULL;
 }
 
 char *proto_build_job(const struct task *t, const char *candidate_path, const char *platform,

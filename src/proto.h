@@ -51,6 +51,9 @@ struct proto_job_opts {
 /* Case verdicts a worker may send, and candidate verdicts a fatal may carry. */
 bool proto_is_case_verdict(const char *v);
 bool proto_is_fatal_verdict(const char *v);
+/* The static copy of a fatal verdict's name, or NULL when v is not one. "env_error" means the
+ * worker could not start its platform before the candidate ran: not the candidate's result. */
+const char *proto_fatal_verdict(const char *v);
 
 /* Renders the job as one line ending in '\n'; owned by the caller. */
 char *proto_build_job(const struct task *t, const char *candidate_path, const char *platform,

@@ -238,14 +238,10 @@ static void handle_line(struct slot *s, const char *line, size_t len)
 		json_t *msg = json_object_get(m.obj, "message");
 
 		s->got_fatal = true;
-		s->res.verdict = proto_is_fatal_verdict(m.verdict) ? m.verdict : "protocol";
-		/* m.verdict lives in m.obj: keep a static copy of the name instead. */
-		for (const char *const *v = (const char *const[]){"syntax_error", "import_error",
-								   "hack", "missing_entry",
-								   "protocol", NULL};
-		     *v; v++)
-			if (!strcmp(*v, m.verdict))
-				s->res.verdict = *v;
+		/* m.verdict lives in m.obj: keep the static copy of the name instead. */
+		s->res.verdict = proto_fatal_verdict(m.verdict);
+		if (!s->res.verdict)
+			s->res.verdict = "protocol";
 		strbuf_reset(&s->res.detail);
 		strbuf_addstr(&s->res.detail, json_is_string(msg) ? json_string_value(msg) : "");
 		break;

@@ -44,4 +44,30 @@ test_expect_success 'failing verdicts give exit 1 under --exit-status' '
 	expect_status 1 "$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter \
 		--solutions "$FIXTURES/candidates" --exit-status >/dev/null
 '
+# A worker whose platform does not start (on the GPU: CUDA failing before the candidate is
+# imported) is the machine's failure: nothing is stored for the candidate, the run exits 4, and
+# a later run on a sound machine evaluates it.
+test_expect_success 'a platform that does not start is not the candidate'"'"'s verdict' '
+	cat >"$TMP/brokenpy" <<-SH &&
+	#!/bin/sh
+	# -P -m runtime.worker, with the platform setup failing as a dead GPU would
+	exec "$ROOT/.venv/bin/python" -P -c "
+	import sys, runtime.worker as w
+	def broken(platform):
+	    raise RuntimeError(\"cudaGetDeviceCount(): error 304\")
+	w._setup_platform = broken
+	sys.exit(w.main())"
+	SH
+	chmod +x "$TMP/brokenpy" &&
+	mkdir -p "$TMP/one/scale" && cp "$FIXTURES/candidates/scale/good.py" "$TMP/one/scale/" &&
+	expect_status 4 env KGB_PYTHON="$TMP/brokenpy" "$KGB" --tasks "$FIXTURES/tasks" eval \
+		--platform interpreter --solutions "$TMP/one" --store "$TMP/env.db" --json \
+		>"$TMP/o" 2>"$TMP/e" &&
+	grep -q "aten/scale good: not evaluated: the worker could not start platform .interpreter.: RuntimeError: cudaGetDeviceCount(): error 304 (nothing stored)" "$TMP/e" &&
+	grep -q "1 candidate not evaluated" "$TMP/e" &&
+	test "$(json_eval "$TMP/o" "recs[-1][\"total\"]")" = 0 &&
+	"$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter --solutions "$TMP/one" \
+		--store "$TMP/env.db" --json >"$TMP/o2" &&
+	test "$(json_eval "$TMP/o2" "recs[0][\"verdict\"] == \"pass\" and recs[-1][\"evaluated\"] == 1")" = True
+'
 test_done
