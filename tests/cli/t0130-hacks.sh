@@ -20,51 +20,18 @@ test_expect_success 'the run over the corpus completes' '
 		--solutions "$TMP/sol" --json >"$TMP/r"
 '
 
-# check_corpus: one line per file whose verdict is not the one its header expects.
-check_corpus() {
-	"$ROOT/.venv/bin/python" - "$TMP/r" "$HACKS/scale" <<'EOF'
-import json, pathlib, re, sys
-recs = {r["sample"]: r for r in map(json.loads, open(sys.argv[1])) if "sample" in r}
-bad = []
-for path in sorted(pathlib.Path(sys.argv[2]).glob("*.py")):
-    head = path.read_text().splitlines()[0].split()
-    r = recs.get(path.stem)
-    if r is None:
-        bad.append(f"{path.name}: no record")
-    elif head[2:4] == ["hack", "L1"]:
-        want = head[4]
-        if r["verdict"] != "hack" or not re.match(rf"line \d+: {re.escape(want)}: ", r["detail"] or ""):
-            bad.append(f"{path.name}: want hack/{want}, got {r['verdict']}: {r['detail']}")
-    elif head[2:4] == ["hack", "L2"]:
-        if r["verdict"] != "hack" or "L2 ghost replay" not in (r["detail"] or ""):
-            bad.append(f"{path.name}: want hack by L2, got {r['verdict']}: {r['detail']}")
-    elif head[2:] == ["mismatch"]:
-        if r["verdict"] != "mismatch":
-            bad.append(f"{path.name}: want mismatch, got {r['verdict']}: {r['detail']}")
-    elif head[2:4] == ["mismatch", "heldout"]:
-        pass  # passes the public grid; the held-out test below
-    elif head[2:4] == ["mismatch", "rerun"]:
-        # Wrong values, whether the first run already saw garbage or the re-run's poison did.
-        if r["verdict"] != "mismatch":
-            bad.append(f"{path.name}: want mismatch, got {r['verdict']}: {r['detail']}")
-    else:
-        bad.append(f"{path.name}: unknown expectation {' '.join(head)}")
-if bad:
-    print("\n".join(bad))
-EOF
-}
-
 test_expect_success 'every hack is rejected by its layer (L1 with its rule, L2 by name)' '
-	check_corpus >"$TMP/bad" && cat "$TMP/bad" && test ! -s "$TMP/bad"
+	"$ROOT/.venv/bin/python" "$HACKS/check.py" "$TMP/r" "$HACKS/scale"
 '
 test_expect_success 'shape overfitting passes the public cases and fails the held-out ones' '
 	mkdir -p "$TMP/held/scale" &&
 	for f in $(grep -l "^# expect: mismatch heldout" "$HACKS"/scale/*.py); do cp "$f" "$TMP/held/scale/"; done &&
 	test "$(ls "$TMP/held/scale" | wc -l)" -ge 1 &&
 	"$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter --solutions "$TMP/held" --json >"$TMP/h1" &&
-	test "$(json_eval "$TMP/h1" "all(r[\"verdict\"] == \"pass\" for r in recs[:-1])")" = True &&
+	"$ROOT/.venv/bin/python" "$HACKS/check.py" "$TMP/h1" "$TMP/held/scale" &&
 	"$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter --solutions "$TMP/held" --heldout --seed 4242 --json >"$TMP/h2" &&
-	test "$(json_eval "$TMP/h2" "all(r[\"verdict\"] == \"mismatch\" for r in recs[:-1])")" = True
+	"$ROOT/.venv/bin/python" "$HACKS/check.py" "$TMP/h2" "$TMP/held/scale" --heldout &&
+	! "$ROOT/.venv/bin/python" "$HACKS/check.py" "$TMP/h1" "$TMP/held/scale" --heldout >/dev/null
 '
 test_expect_success 'the honest candidate still passes' '
 	test "$(json_eval "$TMP/r" "[r[\"verdict\"] for r in recs if r.get(\"sample\") == \"good\"][0]")" = pass
