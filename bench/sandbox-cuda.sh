@@ -11,7 +11,7 @@ out=${OUT:-out}
 mkdir -p "$out"
 py=${KGB_PYTHON:-python3}
 probe='import torch; n = torch.cuda.device_count(); x = torch.ones(1024, device="cuda"); print("ok", n, float((x * 2).sum()))'
-facilities="userns netns mntns readonly_fs private_scratch nproc rlimits caps no_new_privs seccomp"
+facilities="userns netns mntns pidns readonly_fs private_scratch nproc rlimits caps no_new_privs seccomp"
 log="$out/sandbox-cuda.txt"
 {
 	date -u +%FT%TZ

@@ -45,9 +45,9 @@ static int cuda_starts(const struct sched_opts *so, const char *python, struct s
  * narrowest first (mntns would take readonly_fs and the private scratch with it).
  */
 static const enum sandbox_facility cuda_suspects[] = {
-	SANDBOX_READONLY_FS, SANDBOX_PRIVATE_SCRATCH, SANDBOX_SECCOMP, SANDBOX_NO_NEW_PRIVS,
-	SANDBOX_CAPS,	     SANDBOX_RLIMITS,	      SANDBOX_NPROC,   SANDBOX_NETNS,
-	SANDBOX_USERNS,	     SANDBOX_MNTNS,
+	SANDBOX_READONLY_FS, SANDBOX_PIDNS,   SANDBOX_PRIVATE_SCRATCH, SANDBOX_SECCOMP,
+	SANDBOX_NO_NEW_PRIVS, SANDBOX_CAPS,   SANDBOX_RLIMITS,	       SANDBOX_NPROC,
+	SANDBOX_NETNS,	     SANDBOX_USERNS, SANDBOX_MNTNS,
 };
 
 /*

@@ -6,6 +6,7 @@
 #include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <poll.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
@@ -64,6 +65,7 @@ static const char *const facility_names[_SANDBOX_FACILITY_MAX] = {
 	[SANDBOX_CAPS] = "caps",
 	[SANDBOX_NO_NEW_PRIVS] = "no_new_privs",
 	[SANDBOX_SECCOMP] = "seccomp",
+	[SANDBOX_PIDNS] = "pidns",
 };
 
 enum sandbox_mode sandbox_mode_from_string(const char *s)
@@ -631,6 +633,51 @@ static void fd_path(char out[32], int fd)
 	out[14 + n] = '\0';
 }
 
+/*
+ * The parts of a fresh /proc that act on the whole machine, not on the worker's processes: the
+ * sysctls (whose permission check is the global root uid, which a worker run by root is, mapped
+ * to itself), the magic SysRq key, interrupt affinities, bus devices, file system settings; and
+ * ACPI's wakeup devices, written with no capability either.
+ */
+static const char *const proc_readonly[] = {
+	"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs", "/proc/acpi",
+};
+
+/*
+ * Mounts a procfs of the worker's pid namespace over the host's /proc and makes proc_readonly[]
+ * read-only in it. It stays writable otherwise: CUDA does not start under a read-only /proc
+ * (docs/security.md), and what is left writable there acts only on this namespace's processes.
+ * Without it, the host's /proc stays (read-only under readonly_fs), and pidns is unavailable:
+ * it would show every process of the machine. The kernel refuses the mount (EPERM) in a user
+ * namespace whose /proc has parts covered, as containers' have.
+ */
+static void child_fresh_proc(struct sandbox_report *rep)
+{
+	const unsigned long f = MS_NOSUID | MS_NODEV | MS_NOEXEC;
+
+	if (mount("proc", "/proc", "proc", f, NULL) < 0) {
+		rep_set(rep, SANDBOX_PIDNS, SANDBOX_STATE_UNAVAILABLE,
+			"no fresh /proc (the host's stays): mount -t proc", NULL, errno);
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(proc_readonly); i++) {
+		const char *path = proc_readonly[i];
+		int e;
+
+		if (access(path, F_OK) < 0)
+			continue;
+		if (mount(path, path, NULL, MS_BIND, NULL) == 0 &&
+		    mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | f, NULL) == 0)
+			continue;
+		e = errno;
+		/* A writable /proc/sys is worse than the host's read-only /proc: back to that. */
+		umount2("/proc", MNT_DETACH);
+		rep_set(rep, SANDBOX_PIDNS, SANDBOX_STATE_UNAVAILABLE,
+			"no fresh /proc (the host's stays): cannot make read-only", path, e);
+		return;
+	}
+}
+
 static void child_mounts(const struct sandbox_opts *o, const struct plan *p,
 			 struct sandbox_report *rep)
 {
@@ -718,6 +765,9 @@ static void child_mounts(const struct sandbox_opts *o, const struct plan *p,
 						  MS_NODEV, NULL) < 0)
 		rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE,
 			"cannot remount read-only", o->hide, errno);
+	/* Last: the loop above made the host's /proc read-only; the fresh one stays writable. */
+	if (rep->state[SANDBOX_PIDNS] == SANDBOX_STATE_APPLIED)
+		child_fresh_proc(rep);
 }
 
 /* Enters the namespaces; records what worked. */
@@ -834,6 +884,166 @@ static int child_drop_caps(void)
 	return 0;
 }
 
+/*
+ * No capability left at all (permitted and effective too), for the two processes of
+ * child_pidns() that never exec: nothing they do needs one.
+ */
+static void child_clear_caps(void)
+{
+	struct __user_cap_header_struct hdr = {.version = _LINUX_CAPABILITY_VERSION_3};
+	struct __user_cap_data_struct data[2];
+
+	memset(data, 0, sizeof(data));
+	(void)syscall(SYS_capset, &hdr, data);
+}
+
+/* Whether the keeper is gone: it holds the only write end of the pipe left, never written. */
+static bool keeper_gone(int alive_r)
+{
+	struct pollfd pfd = {.fd = alive_r, .events = POLLIN};
+
+	return poll(&pfd, 1, 0) != 0;
+}
+
+/*
+ * Pid 1 of the worker's namespace. It runs nothing: it is there because the namespace needs an
+ * init, and the worker must not be it (see child_pidns()). The orphans it inherits are reaped
+ * by the kernel (SIGCHLD ignored); it ends by SIGKILL from the keeper, or through the parent-
+ * death signal when the keeper dies, and the kernel then kills everything left in the namespace.
+ */
+static KGB_NORETURN void pidns_init(const int alive[2])
+{
+	close(alive[1]);
+	child_clear_caps();
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (keeper_gone(alive[0]))
+		_exit(SANDBOX_EXIT_SETUP);
+	syscall(SYS_close_range, 0U, ~0U, 0U);
+	signal(SIGCHLD, SIG_IGN);
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	for (;;)
+		pause(); /* every signal blocked (inherited): only SIGKILL ends it */
+}
+
+/*
+ * kgb's child, outside the namespace: waits for the worker, kills pid 1 (and with it whatever
+ * the worker left in the namespace, setsid()'d processes included), then ends as the worker
+ * ended: the same exit status, or the same signal raised on itself. Its rusage, which kgb reads,
+ * includes the worker's once reaped here.
+ */
+static KGB_NORETURN void pidns_keeper(pid_t init, pid_t worker, const int alive[2])
+{
+	sigset_t one;
+	int st = SANDBOX_EXIT_SETUP << 8, sig;
+
+	/*
+	 * The worker's copies of the pipes must be the last ones: kgb reads the report pipe until
+	 * exec closes it, and stdout and stderr until the worker's end.
+	 */
+	syscall(SYS_close_range, 0U, 3U, 0U);
+	close(alive[0]);
+	child_clear_caps();
+	while (waitpid(worker, &st, 0) < 0 && errno == EINTR)
+		;
+	kill(init, SIGKILL);
+	while (waitpid(init, NULL, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st))
+		_exit(WEXITSTATUS(st));
+	sig = WIFSIGNALED(st) ? WTERMSIG(st) : SIGKILL;
+	/* No core dump of the keeper itself (it is also not dumpable, see child_pidns()). */
+	set_limit(RLIMIT_CORE, 0, 0);
+	signal(sig, SIG_DFL);
+	kill(getpid(), sig);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	_exit(128 + sig); /* not reached: a signal that ended the worker ends the keeper */
+}
+
+/*
+ * The pid namespace. unshare(CLONE_NEWPID) moves the caller's children, not the caller, and
+ * the first child is the namespace's init (pid 1), which the kernel treats apart: it ignores
+ * every signal it has no handler for when sent from inside (a worker as pid 1 would not die of
+ * its own raise(SIGABRT), nor of SIGXCPU), and the namespace dies with it. Nor can the worker
+ * be the caller, execed next to a pid 1 that reaps: it would stay outside, and the fresh /proc
+ * would have no /proc/self for it (CUDA reads it). So three processes:
+ *
+ *   kgb - keeper (kgb's child: the pid, pidfd, process group and cgroup kgb knows)
+ *          |- init (pid 1: only reaps orphans, pidns_init())
+ *          `- worker (pid 2: returns from here, mounts the fresh /proc, execs)
+ *
+ * Both are children of the keeper, so that it waits for the worker itself and gets its exact
+ * wait status and rusage, then ends the same way (pidns_keeper()): kgb's view of exit
+ * statuses, signals (SIGSEGV, SIGXCPU, SIGKILL at the hard CPU limit) and exec failures is
+ * unchanged. The timeout's SIGKILL to the process group reaches all three (a process group
+ * spans pid namespaces), and so does the cgroup's. The parent-death signal chains: kgb, keeper,
+ * each of the other two. Inside, getppid() is 0 whether the keeper lives or not, so the race
+ * with its death is checked on a pipe that only the keeper holds open for writing.
+ *
+ * The keeper and init run no candidate code but hold capabilities (in the user namespace, or
+ * the machine's when there is none) until they drop them: both are made non-dumpable before
+ * they exist, so that no /proc/<pid>/mem of theirs opens for the worker (the worker becomes
+ * dumpable again at exec). Returns in the worker; the keeper never returns.
+ */
+static void child_pidns(const struct sandbox *box, struct sandbox_report *rep)
+{
+	sigset_t all, old;
+	int alive[2];
+	pid_t init, worker;
+
+	if (skipped(box, SANDBOX_PIDNS))
+		return;
+	/* Mounting the fresh /proc in kgb's own mount namespace is out of the question. */
+	if (rep->state[SANDBOX_MNTNS] != SANDBOX_STATE_APPLIED) {
+		rep_set(rep, SANDBOX_PIDNS, SANDBOX_STATE_UNAVAILABLE,
+			"no mount namespace for a fresh /proc", NULL, 0);
+		return;
+	}
+	if (pipe2(alive, O_CLOEXEC) < 0) {
+		rep_set(rep, SANDBOX_PIDNS, SANDBOX_STATE_UNAVAILABLE, "pipe", NULL, errno);
+		return;
+	}
+	/* After the user namespace: the pid namespace is then owned by it. */
+	if (unshare(CLONE_NEWPID) < 0) {
+		rep_set(rep, SANDBOX_PIDNS, SANDBOX_STATE_UNAVAILABLE, "unshare(CLONE_NEWPID)",
+			NULL, errno);
+		close(alive[0]);
+		close(alive[1]);
+		return;
+	}
+	rep_set(rep, SANDBOX_PIDNS, SANDBOX_STATE_APPLIED, "", NULL, 0);
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	/*
+	 * The keeper must not end before the worker because of a signal the worker sends its
+	 * process group (kill(0, ...)): all blocked, SIGKILL aside; the worker unblocks again.
+	 */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	/*
+	 * A failed fork cannot fall back to no namespace: the worker's first child would become
+	 * its pid 1, and every later fork fail once that child ended. Then the keeper ends before
+	 * writing the report, and kgb reports that the worker died entering its sandbox.
+	 */
+	init = fork();
+	if (init < 0)
+		_exit(SANDBOX_EXIT_SETUP);
+	if (init == 0)
+		pidns_init(alive);
+	worker = fork();
+	if (worker < 0)
+		_exit(SANDBOX_EXIT_SETUP); /* init follows through its parent-death signal */
+	if (worker > 0)
+		pidns_keeper(init, worker, alive);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(alive[1]);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (keeper_gone(alive[0]))
+		_exit(SANDBOX_EXIT_SETUP);
+	close(alive[0]);
+}
+
 static KGB_NORETURN void child_exec(const struct sandbox_opts *o, const struct plan *p,
 				    int in_r, int out_w, int err_w, int rep_w, pid_t parent)
 {
@@ -865,6 +1075,8 @@ static KGB_NORETURN void child_exec(const struct sandbox_opts *o, const struct p
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(SANDBOX_EXIT_EXEC);
+		/* From here on, with a pid namespace, this is the worker: pid 2 in it. */
+		child_pidns(box, &rep);
 		if (rep.state[SANDBOX_MNTNS] == SANDBOX_STATE_APPLIED)
 			child_mounts(o, p, &rep);
 	}

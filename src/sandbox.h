@@ -13,7 +13,11 @@
  *      and mount namespaces (uid and gid mapped to themselves; no network; every mount read-only
  *      except a fresh size-capped tmpfs at cwd and the `writable` directories; the contents of
  *      `hide` replaced by an empty tmpfs; a fresh /dev/shm; /dev otherwise untouched, so CUDA's
- *      /dev/nvidia* keep working); resource limits (CPU time, open files, file size, processes,
+ *      /dev/nvidia* keep working); a pid namespace with a fresh, writable /proc of its own
+ *      (/proc/sys, sysrq-trigger, irq, bus, fs and acpi read-only), in which the worker is
+ *      pid 2 under a pid 1 that only reaps, while the process kgb knows (child->pid) stays
+ *      outside and ends exactly as the worker ends (same exit status or same signal: see
+ *      child_pidns()); resource limits (CPU time, open files, file size, processes,
  *      address space, no core dumps); an empty capability bounding set (no capability after
  *      exec, even as root); PR_SET_NO_NEW_PRIVS; a seccomp filter that fails with
  *      EPERM the calls no worker needs (sockets other than AF_UNIX, ptrace, mount, namespaces,
@@ -64,6 +68,8 @@ enum sandbox_facility {
 	SANDBOX_CAPS,		 /* no capability after exec, even for root */
 	SANDBOX_NO_NEW_PRIVS,	 /* PR_SET_NO_NEW_PRIVS */
 	SANDBOX_SECCOMP,	 /* the system call filter */
+	SANDBOX_PIDNS,		 /* pid namespace with a fresh /proc (its dangerous parts
+				    read-only) */
 	_SANDBOX_FACILITY_MAX,
 };
 
@@ -107,7 +113,8 @@ struct sandbox_opts {
 };
 
 struct sandbox_child {
-	pid_t pid; /* also the process group id */
+	pid_t pid; /* also the process group id; under a pid namespace the worker's keeper,
+		      whose wait status and CPU time are the worker's */
 	int pidfd; /* -1 where pidfd_open is unavailable */
 	int in_fd, out_fd, err_fd; /* -1 with inherit_stdio */
 	bool reaped;

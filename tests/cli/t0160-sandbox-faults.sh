@@ -124,6 +124,13 @@ test_expect_success 'CPU time over the limit: SIGXCPU, named' '
 	expect_status 152 sx --cpu 1 -- "$PY" -c "while True: pass" 2>"$TMP/e" &&
 	grep -q "killed by signal 24 (SIGXCPU): CPU time limit 1 s" "$TMP/e"
 '
+test_expect_success 'CPU time with SIGXCPU ignored: SIGKILL at the hard limit, named' '
+	expect_status 137 sx --cpu 1 -- "$PY" -c "
+import signal
+signal.signal(signal.SIGXCPU, signal.SIG_IGN)
+while True: pass" 2>"$TMP/e" &&
+	grep -q "killed by signal 9 (SIGKILL): CPU time limit 1 s (hard limit, [6-9] s used)" "$TMP/e"
+'
 test_expect_success 'memory over the limit: MemoryError inside, none outside' '
 	expect_status 1 sx --memory 512 -- "$PY" -c "x = bytearray(1 << 30)" 2>"$TMP/e" &&
 	grep -q MemoryError "$TMP/e" &&
@@ -179,6 +186,69 @@ test_expect_success 'a system call of another ABI (i386 int 0x80) kills the work
 '
 test_expect_success 'devices stay usable; /dev/shm is fresh and writable' '
 	sx -- sh -c "head -c 16 /dev/urandom >/dev/null && echo x >/dev/null && test -z \"\$(ls -A /dev/shm)\" && echo y >/dev/shm/f"
+'
+test_expect_success 'pid namespace: the worker is pid 2 and sees only its own processes' '
+	# A glob, not ls: no process of its own. Pid 1 is the namespace'"'"'s init.
+	sx -- sh -c "echo \$\$ /proc/[0-9]*" >"$TMP/o" &&
+	test "$(cat "$TMP/o")" = "2 /proc/1 /proc/2" &&
+	sx --sandbox=off -- sh -c "echo \$\$ /proc/[0-9]*" >"$TMP/o" &&
+	test "$(cut -d " " -f 1 "$TMP/o")" -gt 2 && test "$(wc -w <"$TMP/o")" -gt 5 &&
+	KGB_SANDBOX_SKIP=pidns sx -- sh -c "echo \$\$ /proc/[0-9]*" >"$TMP/o" &&
+	test "$(cut -d " " -f 1 "$TMP/o")" -gt 2 && test "$(wc -w <"$TMP/o")" -gt 5
+'
+test_expect_success 'pid namespace: kill() reaches no process outside it' '
+	expect_fail sx -- sh -c "kill -0 $$" 2>"$TMP/e" && grep -q "No such process" "$TMP/e" &&
+	sx --sandbox=off -- sh -c "kill -0 $$" &&
+	KGB_SANDBOX_SKIP=pidns sx -- sh -c "kill -0 $$"
+'
+test_expect_success '/proc is fresh and writable for the worker, read-only where it acts on the machine' '
+	sx -- sh -c "echo kgb-t0160 >/proc/self/comm && read c </proc/self/comm && echo \$c" >"$TMP/o" &&
+	test "$(cat "$TMP/o")" = kgb-t0160 &&
+	expect_fail env KGB_SANDBOX_SKIP=pidns "$KGB" sandbox-exec -- sh -c \
+		"echo x >/proc/self/comm" 2>"$TMP/e" &&
+	grep -q "Read-only file system" "$TMP/e" &&
+	# Opened for writing, nothing written: where that succeeds, nothing changes.
+	expect_fail sx -- sh -c ": >/proc/sys/kernel/hostname" 2>"$TMP/e" &&
+	grep -q "Read-only file system" "$TMP/e" &&
+	if [ "$(id -u)" = 0 ]; then sx --sandbox=off -- sh -c ": >/proc/sys/kernel/hostname"; fi &&
+	sx -- sh -c "
+		for p in /proc/sys /proc/sysrq-trigger /proc/irq /proc/bus /proc/fs /proc/acpi; do
+			[ -e \$p ] || continue
+			grep -q \" \$p ro,\" /proc/self/mountinfo || { echo \$p not read-only; exit 1; }
+			echo \$p
+		done
+		grep \" /proc rw,nosuid,nodev,noexec\" /proc/self/mountinfo" >"$TMP/o" &&
+	cat "$TMP/o" && grep -q "^/proc/sys$" "$TMP/o" && test "$(grep -c " - proc " "$TMP/o")" = 1
+'
+# kgb sandbox-exec ARGS... in a mount namespace of its own where a directory of /proc is
+# covered, as container runtimes cover parts of /proc: the kernel then refuses a new procfs in a
+# user namespace (it would uncover them).
+sx_covered_proc() {
+	local d
+	for d in /proc/acpi /proc/tty /proc/driver /proc/fs; do [ -d "$d" ] && break; done
+	unshare -m --propagation private sh -c 'mount -t tmpfs -o ro none "$1" && shift && exec "$@"' \
+		sh "$d" "$KGB" sandbox-exec "$@"
+}
+test_expect_success 'no fresh /proc allowed: the host'"'"'s stays read-only, pidns unavailable, strict refuses' '
+	if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null; then
+		say "skipped: needs root and unshare(1)"; exit 0
+	fi
+	sx_covered_proc --report "$TMP/nofresh.json" -- sh -c \
+		"echo \$\$ && ! echo x 2>/dev/null >/proc/self/comm && test -e /proc/$$" \
+		>"$TMP/o" 2>"$TMP/e" &&
+	cat "$TMP/e" && test "$(cat "$TMP/o")" = 2 &&
+	grep -q "^kgb: sandbox: pidns unavailable: no fresh /proc (the host.s stays): mount -t proc: Operation not permitted; continuing without it" "$TMP/e" &&
+	test "$(json_eval "$TMP/nofresh.json" "recs[0][\"readonly_fs\"]")" = applied &&
+	expect_status 4 sx_covered_proc --sandbox=strict -- true 2>"$TMP/e" &&
+	grep -q "pidns unavailable: no fresh /proc" "$TMP/e"
+'
+test_expect_success 'exit statuses and signals read as without the pid namespace' '
+	expect_status 3 sx -- sh -c "exit 3" &&
+	expect_status 139 sx -- sh -c "kill -SEGV \$\$" 2>"$TMP/e" &&
+	grep -q "killed by signal 11 (Segmentation fault)" "$TMP/e" &&
+	expect_status 137 sx -- sh -c "kill -KILL \$\$" &&
+	expect_status 143 sx -- sh -c "trap \"\" USR1; kill -USR1 0; kill -TERM 0; sleep 5" &&
+	expect_status 127 sx -- kgb-t0160-no-such-command
 '
 # The workers' pids cgroups ("kgb-<kgb pid>-<n>") of kgb processes that have ended.
 dead_cgroups() {

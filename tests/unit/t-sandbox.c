@@ -1,7 +1,8 @@
 /*
  * t-sandbox.c - the sandbox's pieces that do not depend on what this machine allows: stale
  * scratch removal, mode names, the report's JSON, exit descriptions, and spawning with and
- * without a box (every facility ends applied, unavailable or not enforced; never silently off).
+ * without a box (every facility ends applied, unavailable or not enforced; never silently off;
+ * exit statuses, signals and exec failures read the same inside a box, pid namespace or not).
  * What the sandbox enforces is tested end to end in tests/cli/t0160-sandbox-faults.sh.
  */
 #include "unit.h"
@@ -106,7 +107,7 @@ static void test_report_json(void **state)
 			 " 'mntns': 'off', 'readonly_fs': 'off', 'private_scratch': 'off',"
 			 " 'nproc': 'applied: pids cgroup', 'memory': 'not enforced: cuda',"
 			 " 'rlimits': 'off', 'caps': 'off', 'no_new_privs': 'off',"
-			 " 'seccomp': 'unavailable: no libseccomp'}");
+			 " 'seccomp': 'unavailable: no libseccomp', 'pidns': 'off'}");
 	assert_json_equal(j, want);
 	json_decref(j);
 	json_decref(want);
@@ -204,11 +205,81 @@ static void test_spawn_with_box_reports_every_facility(void **state)
 static void test_spawn_exec_failure(void **state)
 {
 	char *argv[] = {"kgb-no-such-command", NULL};
+	struct sandbox *box = sandbox_new(SANDBOX_AUTO);
 	struct sandbox_child c;
 
 	spawn_wait(*state, NULL, argv, &c);
 	assert_int_equal(c.exec_errno, ENOENT);
 	assert_true(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127);
+	/* In a box, the worker may be a grandchild (pidns): its errno and status still come. */
+	spawn_wait(*state, box, argv, &c);
+	assert_int_equal(c.exec_errno, ENOENT);
+	assert_true(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 127);
+	sandbox_free(box);
+}
+
+/*
+ * Under a pid namespace kgb waits for the worker's keeper, not the worker: how the worker ended
+ * must read the same. Each row also holds without the namespace (where it is unavailable).
+ */
+static void test_spawn_with_box_keeps_exit_status(void **state)
+{
+	static const struct {
+		const char *script;
+		bool signaled;
+		int code;
+	} rows[] = {
+		{"exit 3", false, 3},
+		{"exit 0", false, 0},
+		{"kill -SEGV $$", true, SIGSEGV},
+		{"kill -KILL $$", true, SIGKILL},
+		{"kill -ABRT $$", true, SIGABRT},
+		/* The whole process group: the worker dies of it, the keeper only as it does. */
+		{"trap '' USR1; kill -USR1 0; kill -TERM 0; sleep 1", true, SIGTERM},
+	};
+	struct sandbox *box = sandbox_new(SANDBOX_AUTO);
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		char *argv[] = {"sh", "-c", (char *)rows[i].script, NULL};
+		struct sandbox_child c;
+
+		spawn_wait(*state, box, argv, &c);
+		print_message("%s: pidns %d, wait status %#x\n", rows[i].script,
+			      c.report.state[SANDBOX_PIDNS], (unsigned)c.status);
+		if (rows[i].signaled) {
+			assert_true(WIFSIGNALED(c.status));
+			assert_int_equal(WTERMSIG(c.status), rows[i].code);
+		} else {
+			assert_true(WIFEXITED(c.status));
+			assert_int_equal(WEXITSTATUS(c.status), rows[i].code);
+		}
+	}
+	sandbox_free(box);
+}
+
+/*
+ * Where the pid namespace applies, the worker is pid 2 under a pid 1 and sees no one else; its
+ * own /proc entries are writable, the sysctls are not (opened for writing only: nothing is
+ * written, even where that succeeds).
+ */
+static void test_spawn_pidns(void **state)
+{
+	char *argv[] = {"sh", "-c",
+			"set -- /proc/[0-9]* && test \"$$ $*\" = \"2 /proc/1 /proc/2\" && "
+			"echo kgb >/proc/self/comm && ! true 2>/dev/null >/proc/sys/kernel/hostname",
+			NULL};
+	struct sandbox *box = sandbox_new(SANDBOX_AUTO);
+	struct sandbox_child c;
+
+	spawn_wait(*state, box, argv, &c);
+	if (c.report.state[SANDBOX_PIDNS] != SANDBOX_STATE_APPLIED) {
+		print_message("pidns not applied here: %s\n", c.report.reason[SANDBOX_PIDNS]);
+		sandbox_free(box);
+		skip();
+	}
+	assert_true(WIFEXITED(c.status));
+	assert_int_equal(WEXITSTATUS(c.status), 0);
+	sandbox_free(box);
 }
 
 static const struct CMUnitTest tests[] = {
@@ -220,6 +291,9 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test_setup_teardown(test_spawn_with_box_reports_every_facility, unit_fx_setup,
 					unit_fx_teardown),
 	cmocka_unit_test_setup_teardown(test_spawn_exec_failure, unit_fx_setup, unit_fx_teardown),
+	cmocka_unit_test_setup_teardown(test_spawn_with_box_keeps_exit_status, unit_fx_setup,
+					unit_fx_teardown),
+	cmocka_unit_test_setup_teardown(test_spawn_pidns, unit_fx_setup, unit_fx_teardown),
 };
 
 UNIT_MAIN(tests)
