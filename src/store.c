@@ -178,30 +178,38 @@ static void bind_real(sqlite3_stmt *st, int i, double v)
 		sqlite3_bind_double(st, i, v);
 }
 
+/* Runs one statement whose ? parameters are the n texts, in order; what names it in errors. */
+static int exec_texts(struct store *s, const char *sql, const char *what,
+		      const char *const *texts, size_t n, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int r = 0;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, what);
+	for (size_t i = 0; i < n; i++)
+		bind_text(st, (int)i + 1, texts[i]);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		r = db_err(s, err, what);
+	sqlite3_finalize(st);
+	return r;
+}
+
 int store_run_begin(struct store *s, const char *platform, const char *harness,
 		    const char *command, const char *env_json, long long *ret_run_id,
 		    struct strbuf *err)
 {
-	sqlite3_stmt *st;
 	char ts[32];
-	int r = 0;
+	const char *v[] = {ts, platform, harness, command, env_json};
+	int r;
 
 	now_iso(ts);
-	if (sqlite3_prepare_v2(s->db,
-			       "INSERT INTO runs(started_at, platform, harness, command, env)"
-			       " VALUES(?, ?, ?, ?, ?)",
-			       -1, &st, NULL) != SQLITE_OK)
-		return db_err(s, err, "recording the run");
-	bind_text(st, 1, ts);
-	bind_text(st, 2, platform);
-	bind_text(st, 3, harness);
-	bind_text(st, 4, command);
-	bind_text(st, 5, env_json);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		r = db_err(s, err, "recording the run");
-	else
+	r = exec_texts(s,
+		       "INSERT INTO runs(started_at, platform, harness, command, env)"
+		       " VALUES(?, ?, ?, ?, ?)",
+		       "recording the run", v, ARRAY_SIZE(v), err);
+	if (r == 0)
 		*ret_run_id = sqlite3_last_insert_rowid(s->db);
-	sqlite3_finalize(st);
 	return r;
 }
 
@@ -345,24 +353,14 @@ int store_ceilings_get(struct store *s, const char *device, const char *stack, c
 int store_ceilings_put(struct store *s, const char *device, const char *stack, const char *json,
 		       struct strbuf *err)
 {
-	sqlite3_stmt *st;
 	char ts[32];
-	int r = 0;
+	const char *v[] = {device, stack, json, ts};
 
 	now_iso(ts);
-	if (sqlite3_prepare_v2(s->db,
-			       "INSERT OR REPLACE INTO ceilings(device, stack, value, measured_at) "
-			       "VALUES(?, ?, ?, ?)",
-			       -1, &st, NULL) != SQLITE_OK)
-		return db_err(s, err, "storing the device's ceilings");
-	bind_text(st, 1, device);
-	bind_text(st, 2, stack);
-	bind_text(st, 3, json);
-	bind_text(st, 4, ts);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		r = db_err(s, err, "storing the device's ceilings");
-	sqlite3_finalize(st);
-	return r;
+	return exec_texts(s,
+			  "INSERT OR REPLACE INTO ceilings(device, stack, value, measured_at) "
+			  "VALUES(?, ?, ?, ?)",
+			  "storing the device's ceilings", v, ARRAY_SIZE(v), err);
 }
 
 int store_eval_get(struct store *s, const char *key, struct store_eval *ret, struct strbuf *err)
