@@ -178,6 +178,16 @@ static void bind_real(sqlite3_stmt *st, int i, double v)
 		sqlite3_bind_double(st, i, v);
 }
 
+/* Steps a lookup: 0 on a row (read it, then finalize), -ENOENT on none, else the error. */
+static int step_row(struct store *s, sqlite3_stmt *st, const char *what, struct strbuf *err)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW)
+		return 0;
+	return rc == SQLITE_DONE ? -ENOENT : db_err(s, err, what);
+}
+
 /* Runs one statement whose ? parameters are the n texts, in order; what names it in errors. */
 static int exec_texts(struct store *s, const char *sql, const char *what,
 		      const char *const *texts, size_t n, struct strbuf *err)
@@ -219,7 +229,7 @@ int store_run_info(struct store *s, long long *io_run_id, char **ret_platform, c
 		   struct strbuf *err)
 {
 	sqlite3_stmt *st;
-	int r, rc;
+	int r;
 
 	if (sqlite3_prepare_v2(s->db,
 			       *io_run_id > 0
@@ -229,16 +239,11 @@ int store_run_info(struct store *s, long long *io_run_id, char **ret_platform, c
 		return db_err(s, err, "reading the run");
 	if (*io_run_id > 0)
 		sqlite3_bind_int64(st, 1, *io_run_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	r = step_row(s, st, "reading the run", err);
+	if (r == 0) {
 		*io_run_id = sqlite3_column_int64(st, 0);
 		*ret_platform = col_text(st, 1);
 		*ret_env = col_text(st, 2);
-		r = 0;
-	} else if (rc == SQLITE_DONE) {
-		r = -ENOENT;
-	} else {
-		r = db_err(s, err, "reading the run");
 	}
 	sqlite3_finalize(st);
 	return r;
@@ -330,22 +335,16 @@ int store_ceilings_get(struct store *s, const char *device, const char *stack, c
 		       struct strbuf *err)
 {
 	sqlite3_stmt *st;
-	int r, rc;
+	int r;
 
 	if (sqlite3_prepare_v2(s->db, "SELECT value FROM ceilings WHERE device = ? AND stack = ?",
 			       -1, &st, NULL) != SQLITE_OK)
 		return db_err(s, err, "looking up the device's ceilings");
 	bind_text(st, 1, device);
 	bind_text(st, 2, stack);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*ret_json = xstrdup((const char *)sqlite3_column_text(st, 0));
-		r = 0;
-	} else if (rc == SQLITE_DONE) {
-		r = -ENOENT;
-	} else {
-		r = db_err(s, err, "looking up the device's ceilings");
-	}
+	r = step_row(s, st, "looking up the device's ceilings", err);
+	if (r == 0)
+		*ret_json = col_text(st, 0);
 	sqlite3_finalize(st);
 	return r;
 }
@@ -366,21 +365,15 @@ int store_ceilings_put(struct store *s, const char *device, const char *stack, c
 int store_eval_get(struct store *s, const char *key, struct store_eval *ret, struct strbuf *err)
 {
 	sqlite3_stmt *st;
-	int r, rc;
+	int r;
 
 	if (sqlite3_prepare_v2(s->db, "SELECT " EVAL_COLUMNS " FROM evaluations WHERE key = ?", -1,
 			       &st, NULL) != SQLITE_OK)
 		return db_err(s, err, "looking up a result");
 	bind_text(st, 1, key);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	r = step_row(s, st, "looking up a result", err);
+	if (r == 0)
 		read_eval(st, 0, ret);
-		r = 0;
-	} else if (rc == SQLITE_DONE) {
-		r = -ENOENT;
-	} else {
-		r = db_err(s, err, "looking up a result");
-	}
 	sqlite3_finalize(st);
 	return r;
 }
