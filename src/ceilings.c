@@ -87,7 +87,7 @@ int ceilings_get(struct store *s, const char *root, const char *python, json_t *
 		if (!j)
 			strbuf_addf(err, "ceilings stored for '%s' are not JSON: %s", device,
 			            jerr.text);
-		r = j ? 0 : -EBADMSG;
+		r = j ? ceilings_from_json(j, ret, err) : -EBADMSG;
 	} else if (r == -ENOENT) {
 		/* Once per device and stack: a 1 GiB copy and 8192^3 products, seconds. */
 		fprintf(stderr, "kgb: measuring this device's ceilings once (%s, %s)\n", device,
@@ -100,8 +100,6 @@ int ceilings_get(struct store *s, const char *root, const char *python, json_t *
 			free(text);
 		}
 	}
-	if (r == 0)
-		r = ceilings_from_json(j, ret, err);
 	free(stored);
 	strbuf_release(&stack);
 	if (r < 0) {
