@@ -645,7 +645,7 @@ class Evaluator:
                       inputs: tuple[BuiltArg, ...]) -> CaseReport | None:
         """L3 on the GPU's checking pass: the timed cases (large, where foreign compute shows)
         and the first passing case of each entry, once more under the profiler."""
-        if self.job.platform != "cuda" or self.job.rounds:
+        if not _traces(self.job):
             return None
         if not case.timed and entry.name in self._traced:
             return None
@@ -790,18 +790,26 @@ def _read_job(stream: BinaryIO) -> Job:
     return parse_job(line)
 
 
-def _setup_platform(platform: str) -> None:
+def _setup_platform(job: Job) -> None:
     """Before the candidate: the platform's switches, and CUDA started on the slot's device."""
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
-    if platform == "interpreter":
+    if job.platform == "interpreter":
         os.environ.setdefault("TRITON_INTERPRET", "1")
         return
     torch.cuda.set_device(0)
     # The profiler (L3, runtime.trace) imports torch._dynamo on first use, and that import
     # rebinds torch.manual_seed and others to wrapped versions: done before the snapshot,
-    # so that the integrity check does not blame the candidate for it (1 s, cuda only).
-    importlib.import_module("torch._dynamo")
+    # so that the integrity check does not blame the candidate for it. Only where L3 runs
+    # (the checking pass): the import costs a second or more of every timing job.
+    if _traces(job):
+        importlib.import_module("torch._dynamo")
+
+
+def _traces(job: Job) -> bool:
+    """Whether this job runs L3 (Runner._device_trace): on cuda, checking, anti-hack on."""
+    return (job.platform == "cuda" and not job.rounds and job.ghost and job.mode == "evaluate"
+            and not job.mutant)
 
 
 def main() -> int:
@@ -816,7 +824,7 @@ def main() -> int:
         chan.send(FatalReport("job", "protocol", _cap(str(e))))
         return EXIT_JOB
     try:
-        _setup_platform(job.platform)
+        _setup_platform(job)
     except Exception as e:
         # Nothing of the candidate has run: this is the machine's failure, not the candidate's
         # (kgb stores nothing for it and the run ends with the environment's exit status).

@@ -55,6 +55,7 @@ struct eval_opts {
 	unsigned long long seed;
 	unsigned long long memory_mib; /* 0: the default (sched_default_limits) */
 	enum sandbox_mode sandbox;
+	int standby; /* -1: the default of each phase */
 	bool json, force, exit_status, heldout;
 };
 
@@ -103,6 +104,8 @@ static void usage(void)
 	       "  --platform P      cuda or interpreter (default: detected)\n"
 	       "  -j, --jobs N      checking slots (default: one per CPU core, at most 8 per GPU);\n"
 	       "                    timing always runs alone, one worker per GPU\n"
+	       "  --standby N       workers started ahead per slot, importing while the slot\n"
+	       "                    is busy (default: 1 while timing, 0 while checking)\n"
 	       "  --timeout SEC     wall-clock limit per candidate (default 300)\n"
 	       "  --store PATH      results store (default $KGB_STORE or ./kgb-results.db)\n"
 	       "  --seed N          case seed (default 0)\n"
@@ -136,6 +139,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		OPT_HELDOUT,
 		OPT_SANDBOX,
 		OPT_MEMORY_LIMIT,
+		OPT_STANDBY,
 	};
 	static const struct option opts[] = {
 		{"solutions", required_argument, NULL, OPT_SOLUTIONS},
@@ -153,6 +157,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		{"heldout", no_argument, NULL, OPT_HELDOUT},
 		{"sandbox", required_argument, NULL, OPT_SANDBOX},
 		{"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
+		{"standby", required_argument, NULL, OPT_STANDBY},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -161,6 +166,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 
 	o->timeout_s = 300;
 	o->sandbox = SANDBOX_AUTO;
+	o->standby = -1;
 	while ((c = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_SOLUTIONS:
@@ -224,6 +230,12 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 			    o->memory_mib > (1ULL << 30))
 				return kgb_usage_error("eval", "--memory-limit: expected MiB > 0, got "
 						       "'%s'", optarg);
+			break;
+		case OPT_STANDBY:
+			if (parse_int_range(optarg, 0, 8, &l) < 0)
+				return kgb_usage_error("eval", "--standby: expected 0..8, got '%s'",
+						       optarg);
+			o->standby = (int)l;
 			break;
 		case 'h':
 			usage();
@@ -715,6 +727,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	box = sandbox_new(o.sandbox);
 	env = platform_worker_env(kctx->root, platform, slots);
 	so.slots = slots;
+	so.standby = o.standby < 0 ? 0 : (unsigned)o.standby;
 	so.timeout_s = o.timeout_s;
 	so.argv = wargv;
 	so.env = env;
@@ -845,6 +858,8 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			ectx.done = 0;
 			ectx.total = nr_timed;
 			so.slots = ngpu;
+			/* The next timing worker imports while this one times (bench/throughput.sh). */
+			so.standby = o.standby < 0 ? 1 : (unsigned)o.standby;
 			sched_default_limits(&so.limits, platform, o.timeout_s, ngpu);
 			/* The timing workers have the cores to themselves (input generation, checks). */
 			time_env = platform_worker_env(kctx->root, platform, ngpu);

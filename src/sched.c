@@ -1,6 +1,7 @@
 #include "sched.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,7 +18,9 @@
 
 struct slot {
 	bool busy;
-	unsigned index;
+	bool released;	/* its job line may be written: it holds its slot (standby: not yet) */
+	unsigned index; /* the slot whose devices it has */
+	unsigned long seq;
 	struct sched_job *job;
 	struct sandbox_child child;
 	struct strbuf line;	/* partial stdout line */
@@ -158,6 +161,8 @@ static int slot_start(const struct sched_opts *o, struct slot *s, struct sched_j
 		return r;
 	}
 	s->busy = true;
+	s->released = false;
+	s->seq = seq;
 	s->job = job;
 	s->scratch = p.dir;
 	p.dir = NULL;
@@ -169,8 +174,9 @@ static int slot_start(const struct sched_opts *o, struct slot *s, struct sched_j
 	s->stderr_bytes = 0;
 	s->got_hello = s->got_done = s->got_fatal = s->protocol_error = false;
 	s->timed_out = s->out_eof = s->err_eof = s->output_limit = false;
+	/* The clock starts at release (slot_release_job): a standby worker may wait long. */
 	s->start_s = monotonic_s();
-	s->deadline_s = s->start_s + o->timeout_s;
+	s->deadline_s = HUGE_VAL;
 	strbuf_init(&s->res.detail, 0);
 	strbuf_init(&s->res.stderr_tail, 0);
 	s->res.cases = json_array();
@@ -503,38 +509,70 @@ static int slot_finish(const struct sched_opts *o, struct slot *s, sched_done_fn
 	return r;
 }
 
+/*
+ * Gives each slot without a released worker its oldest standby one: the job line goes in from
+ * now on, and the wall clock (timeout, wall_ms) starts now.
+ */
+static void release_standby(const struct sched_opts *o, struct slot *workers, size_t nworkers,
+			    unsigned nslots)
+{
+	for (unsigned d = 0; d < nslots; d++) {
+		struct slot *next = NULL;
+
+		for (size_t i = 0; i < nworkers; i++) {
+			struct slot *w = &workers[i];
+
+			if (!w->busy || w->index != d)
+				continue;
+			if (w->released)
+				goto held;
+			if (!next || w->seq < next->seq)
+				next = w;
+		}
+		if (next) {
+			next->released = true;
+			next->start_s = monotonic_s();
+			next->deadline_s = next->start_s + o->timeout_s;
+		}
+held:;
+	}
+}
+
 int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sched_done_fn done,
 	      void *ctx, struct strbuf *err)
 {
 	unsigned nslots = o->slots ? o->slots : 1;
-	struct slot *slots = xcalloc(nslots, sizeof(*slots));
-	struct pollfd *pfds = xcalloc(nslots * 4, sizeof(*pfds));
+	/* Each slot has its running worker and up to o->standby started ahead. */
+	unsigned nworkers = nslots * (1 + o->standby);
+	struct slot *slots = xcalloc(nworkers, sizeof(*slots));
+	struct pollfd *pfds = xcalloc(nworkers * 4, sizeof(*pfds));
 	size_t next = 0;
 	unsigned long seq = 0;
 	int ret = 0;
 
 	signal(SIGPIPE, SIG_IGN);
-	for (unsigned i = 0; i < nslots; i++)
-		slots[i].index = i;
+	for (unsigned i = 0; i < nworkers; i++)
+		slots[i].index = i % nslots;
 	for (;;) {
 		size_t np = 0;
 		unsigned busy = 0;
 		double now, wait_s = 0.25;
 
-		for (unsigned i = 0; i < nslots && ret == 0; i++) {
+		for (unsigned i = 0; i < nworkers && ret == 0; i++) {
 			if (slots[i].busy || next >= nr)
 				continue;
 			ret = slot_start(o, &slots[i], &jobs[next], seq++, err);
 			if (ret == 0)
 				next++;
 		}
-		for (unsigned i = 0; i < nslots; i++) {
+		release_standby(o, slots, nworkers, nslots);
+		for (unsigned i = 0; i < nworkers; i++) {
 			struct slot *s = &slots[i];
 
 			if (!s->busy)
 				continue;
 			busy++;
-			if (s->child.in_fd >= 0)
+			if (s->released && s->child.in_fd >= 0)
 				pfds[np++] = (struct pollfd){.fd = s->child.in_fd, .events = POLLOUT};
 			if (s->child.out_fd >= 0)
 				pfds[np++] = (struct pollfd){.fd = s->child.out_fd, .events = POLLIN};
@@ -547,7 +585,7 @@ int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sch
 		if (!busy)
 			break;
 		now = monotonic_s();
-		for (unsigned i = 0; i < nslots; i++)
+		for (unsigned i = 0; i < nworkers; i++)
 			if (slots[i].busy && !slots[i].timed_out && slots[i].deadline_s - now < wait_s)
 				wait_s = slots[i].deadline_s - now;
 		if (wait_s < 0)
@@ -557,12 +595,12 @@ int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sch
 			ret = -errno;
 		}
 		now = monotonic_s();
-		for (unsigned i = 0; i < nslots; i++) {
+		for (unsigned i = 0; i < nworkers; i++) {
 			struct slot *s = &slots[i];
 
 			if (!s->busy)
 				continue;
-			if (s->child.in_fd >= 0)
+			if (s->released && s->child.in_fd >= 0)
 				write_stdin(s);
 			if (s->child.out_fd >= 0)
 				read_stdout(s);
@@ -585,7 +623,7 @@ int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sch
 			}
 		}
 		if (ret < 0) {
-			for (unsigned i = 0; i < nslots; i++)
+			for (unsigned i = 0; i < nworkers; i++)
 				if (slots[i].busy)
 					slot_release(&slots[i]);
 			break;

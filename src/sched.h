@@ -62,6 +62,13 @@ struct sched_opts {
 	char *const *env;	   /* base environment of every worker */
 	const char *scratch_root;  /* scratch directories are made below it */
 	const char *const *slot_devices; /* CUDA_VISIBLE_DEVICES per slot, or NULL */
+	/*
+	 * Workers started ahead per slot (DESIGN §2 Throughput): each imports torch and triton
+	 * while the slot's current job runs, and gets its job line (and its timeout clock) only
+	 * once the slot is free. Worth it where a slot's jobs are short and the slot is a GPU
+	 * that would otherwise idle through the import; the worker touches no GPU before its job.
+	 */
+	unsigned standby;
 	struct sandbox *box;	   /* borrowed; NULL: no sandbox (sandbox.h) */
 	struct sandbox_limits limits;
 };
