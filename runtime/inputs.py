@@ -357,6 +357,21 @@ def clone_args(args: Sequence[BuiltArg]) -> tuple[BuiltArg, ...]:
     return _map_args(args, clone_tensor)
 
 
+def restore_args(dst: Sequence[BuiltArg], src: Sequence[BuiltArg]) -> None:
+    """Copy src's stored values into dst's storage, in place: dst came from clone_args(src),
+    so the two spans have one size. For CUDA-graph timing, whose captured arguments must keep
+    their addresses."""
+    def spans(v: Any) -> list[torch.Tensor]:
+        if isinstance(v, torch.Tensor):
+            return [storage_span(strip_bits(v)[0])]
+        if isinstance(v, list):
+            return [storage_span(strip_bits(x)[0]) for x in v if isinstance(x, torch.Tensor)]
+        return []
+    for d, s in zip(dst, src):
+        for a, b in zip(spans(d.value), spans(s.value)):
+            a.copy_(b)
+
+
 def _wide(dtype: torch.dtype) -> torch.dtype | None:
     if dtype.is_complex:
         return torch.complex128

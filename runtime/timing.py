@@ -3,10 +3,22 @@
 Every call gets fresh layout-preserving copies of the inputs, made before the L2 flush and
 outside the timed region; the events bracket the call alone, on the current stream. Rounds
 alternate which of the two runs first so that clock and thermal drift cancel. Times are in ms.
+
+The number of rounds is calibrated per case (DESIGN §5): the warm-up calls are timed like the
+rounds, and the rounds are as many as make about _TARGET_MS of measured time for the slower of
+the two, never fewer than the job's rounds nor more than _ROUNDS_MAX. Cheap kernels, whose
+times are the noisiest relative to their size, get the most rounds; the count is recorded.
+
+Two methods: "events" times each Python call (launch overhead included, as a user sees it);
+"cuda_graph" captures each function once into a CUDA graph and times its replay, which takes
+the CPU launch cost out (launch-bound shapes). A candidate whose call cannot be captured (it
+synchronises, or allocates in a way capture forbids) gets no graph time; the method is
+labelled in every record, and the two are never mixed in one run.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,9 +26,11 @@ from typing import Any
 import numpy as np
 import torch
 
-from runtime.inputs import BuiltArg, call, clone_args
+from runtime.inputs import BuiltArg, call, clone_args, restore_args
 
-__all__ = ["Timing", "flush_buffer", "time_case", "speedup_ci"]
+__all__ = ["METHODS", "Timing", "TimingError", "flush_buffer", "time_case", "speedup_ci"]
+
+METHODS = ("events", "cuda_graph")
 
 # Bootstrap of the speedup: resamples and coverage. Fixed seed: the same times give the same CI.
 _BOOT_SAMPLES = 2000
@@ -24,6 +38,14 @@ _BOOT_LEVEL = 0.95
 
 # DESIGN §5: the flush buffer is at least twice the L2, so no input line survives the flush.
 _L2_FACTOR = 2
+
+# Calibration: measured time per function the rounds aim at, and the most rounds it may ask.
+_TARGET_MS = 100.0
+_ROUNDS_MAX = 200
+
+
+class TimingError(Exception):
+    """The function could not be timed by the method (a capture failed); not a wrong answer."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +58,8 @@ class Timing:
     cand_iqr_ms: float
     speedup: float | None  # base_ms / cand_ms; None when cand_ms is 0
     speedup_ci: tuple[float, float] | None = None  # 95% bootstrap interval of the speedup
+    rounds: int = 0  # the calibrated count
+    method: str = "events"
 
 
 @dataclass(frozen=True)
@@ -67,39 +91,107 @@ def speedup_ci(base_ms: list[float], cand_ms: list[float]) -> tuple[float, float
     return float(lo), float(hi)
 
 
+def calibrated_rounds(est_ms: float, min_rounds: int) -> int:
+    """Rounds for a case whose slower function takes est_ms per call."""
+    if not est_ms > 0 or not math.isfinite(est_ms):
+        return max(min_rounds, 1)
+    return int(min(max(math.ceil(_TARGET_MS / est_ms), min_rounds, 1), _ROUNDS_MAX))
+
+
 def _stats(ms: list[float]) -> tuple[float, float]:
     q1, med, q3 = np.percentile(np.asarray(ms, dtype=np.float64), [25, 50, 75])
     return float(med), float(q3 - q1)
 
 
+class _Timed:
+    """One function under one method: prepare() runs outside the timed region, run() is what
+    the events bracket. Under cuda_graph the arguments are fixed at capture and refilled from
+    the pristine inputs before every replay."""
+
+    def __init__(self, fn: Callable[..., Any], inputs: Sequence[BuiltArg], method: str):
+        self.fn, self.inputs, self.method = fn, inputs, method
+        self.args: tuple[BuiltArg, ...] = ()
+        self.out: Any = None
+        self.graph: torch.cuda.CUDAGraph | None = None
+        if method == "cuda_graph":
+            self._capture()
+
+    def _capture(self) -> None:
+        self.args = clone_args(self.inputs)
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        try:
+            with torch.cuda.stream(side):  # capture wants its warm-up off the default stream
+                for _ in range(2):
+                    restore_args(self.args, self.inputs)
+                    call(self.fn, self.args)
+            torch.cuda.current_stream().wait_stream(side)
+            restore_args(self.args, self.inputs)
+            torch.cuda.synchronize()
+            self.graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(self.graph):
+                self.out = call(self.fn, self.args)
+            torch.cuda.synchronize()
+        except Exception as e:
+            raise TimingError(f"cannot capture the call in a CUDA graph: "
+                              f"{type(e).__name__}: {e}") from e
+
+    def prepare(self) -> None:
+        if self.graph is None:
+            self.args = clone_args(self.inputs)
+        else:
+            restore_args(self.args, self.inputs)
+
+    def run(self) -> Any:
+        if self.graph is None:
+            self.out = call(self.fn, self.args)
+        else:
+            self.graph.replay()
+        return self.out
+
+
+def _round(pair: Sequence[tuple[str, _Timed]], flush: torch.Tensor,
+           events: dict[str, list[tuple[torch.cuda.Event, torch.cuda.Event]]]) -> None:
+    for name, t in pair:
+        t.prepare()
+        flush.zero_()
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        t.run()
+        end.record()
+        events[name].append((start, end))
+
+
+def _elapsed(events: list[tuple[torch.cuda.Event, torch.cuda.Event]]) -> list[float]:
+    return [s.elapsed_time(e) for s, e in events]
+
+
 def time_case(cand: Callable[..., Any], base: Callable[..., Any], inputs: Sequence[BuiltArg],
-              warmup: int, rounds: int, flush: torch.Tensor) -> tuple[Timing, TimedCall]:
-    """Warm up both, then time `rounds` calls of each, interleaved; inputs are never touched."""
-    for _ in range(warmup):
-        call(base, clone_args(inputs))
-        call(cand, clone_args(inputs))
+              warmup: int, rounds: int, flush: torch.Tensor,
+              method: str = "events") -> tuple[Timing, TimedCall]:
+    """Warm up both (timed, for the calibration), then time the calibrated number of rounds
+    (at least `rounds`) of each, interleaved; `inputs` are never touched. Raises TimingError
+    when a function cannot be timed by `method`."""
+    if method not in METHODS:
+        raise ValueError(f"unknown timing method {method!r}")
+    timed = {"base": _Timed(base, inputs, method), "cand": _Timed(cand, inputs, method)}
+    order = (("base", timed["base"]), ("cand", timed["cand"]))
+    warm: dict[str, list[tuple[torch.cuda.Event, torch.cuda.Event]]] = {"base": [], "cand": []}
+    for _ in range(max(warmup, 1)):
+        _round(order, flush, warm)
     torch.cuda.synchronize()
+    # The first warm-up call pays for compilation and caches: left out of the estimate.
+    est = max(float(np.median(_elapsed(warm[k][1:] or warm[k]))) for k in warm)
+    n = calibrated_rounds(est, rounds)
     events: dict[str, list[tuple[torch.cuda.Event, torch.cuda.Event]]] = {"base": [], "cand": []}
-    last = TimedCall(None, ())
-    for r in range(max(rounds, 1)):
-        order = (("base", base), ("cand", cand))
-        for name, fn in order if r % 2 == 0 else order[::-1]:
-            args = clone_args(inputs)
-            flush.zero_()
-            start = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            start.record()
-            out = call(fn, args)
-            end.record()
-            events[name].append((start, end))
-            if name == "cand":
-                last = TimedCall(out, args)
-            del out, args
+    for r in range(n):
+        _round(order if r % 2 == 0 else order[::-1], flush, events)
     torch.cuda.synchronize()
-    base_all = [s.elapsed_time(e) for s, e in events["base"]]
-    cand_all = [s.elapsed_time(e) for s, e in events["cand"]]
+    base_all, cand_all = _elapsed(events["base"]), _elapsed(events["cand"])
     base_ms, base_iqr = _stats(base_all)
     cand_ms, cand_iqr = _stats(cand_all)
     speedup = base_ms / cand_ms if cand_ms > 0 else None
+    last = TimedCall(timed["cand"].out, timed["cand"].args)
     return Timing(base_ms, cand_ms, base_iqr, cand_iqr, speedup,
-                  speedup_ci(base_all, cand_all)), last
+                  speedup_ci(base_all, cand_all), n, method), last

@@ -43,7 +43,8 @@ from runtime.kinds import (KINDS, Sample, format_mismatch, meta_compare, random_
 from runtime.inputs import ArgSpec, BuiltArg, build_args, call, clone_args, parse_arg, upcast_args
 from runtime.mutants import MUTANTS
 from runtime.mutants import apply as apply_mutant
-from runtime.timing import flush_buffer, time_case
+from runtime.timing import METHODS as TIMING_METHODS
+from runtime.timing import TimingError, flush_buffer, time_case
 
 __all__ = ["PROTOCOL", "EntrySpec", "CaseSpec", "Job", "CaseReport", "parse_job", "main"]
 
@@ -109,6 +110,7 @@ class Job:
     allow: frozenset[str] = frozenset()  # the task's extra L1 allowances (runtime.guards.scan)
     kind: str = "compute"  # the task's kind: which checks apply (runtime.kinds)
     ghost: bool = False  # run the L2 ghost replay on passing cases (runtime.ghost)
+    timing_method: str = "events"  # runtime.timing.METHODS
 
     def entry(self, name: str) -> EntrySpec:
         return next(e for e in self.entries if e.name == name)
@@ -153,6 +155,8 @@ class CaseReport:
     speedup_ci_low: float | None = None  # 95% bootstrap interval of the speedup
     speedup_ci_high: float | None = None
     timed_output_ok: bool | None = None
+    rounds: int | None = None  # the calibrated count of timed rounds (runtime.timing)
+    timing: str | None = None  # the method, or why the case has no time
 
 
 @dataclass(frozen=True)
@@ -318,11 +322,15 @@ def parse_job(line: bytes) -> Job:
                                  precision, _field(e, "ghost", bool, path, True)))
     timing = _field(obj, "timing", dict, "job", None)
     warmup = rounds = None
+    method = "events"
     if timing is not None:
         warmup = _field(timing, "warmup", int, "job.timing")
         rounds = _field(timing, "rounds", int, "job.timing")
         if warmup < 0 or rounds < 1:
             raise ValueError("job.timing: expected warmup >= 0 and rounds >= 1")
+        method = _field(timing, "method", str, "job.timing", "events")
+        if method not in TIMING_METHODS:
+            raise ValueError(f"job.timing.method: unknown method '{_cap(method, 80)}'")
     cases = tuple(_parse_case(c, f"job.cases[{i}]", tuple(entries))
                   for i, c in enumerate(_field(obj, "cases", list, "job")))
     mutant = _field(obj, "mutant", str, "job", None)
@@ -345,7 +353,7 @@ def parse_job(line: bytes) -> Job:
                _field(task, "dir", str, "job.task"), tuple(entries),
                _field(obj, "candidate", str, "job"), warmup, rounds, cases, mutant, mode,
                stop, frozenset(allow), kind,
-               _field(task, "ghost", bool, "job.task", False))
+               _field(task, "ghost", bool, "job.task", False), method)
 
 
 def load_module(path: str, role: str) -> ModuleType:
@@ -722,8 +730,12 @@ class Evaluator:
             if self._flush is None:
                 self._flush = flush_buffer(self.device)
             timing, last = time_case(cand_fn, ref_fn, inputs, self.job.warmup or 0,
-                                     self.job.rounds or 1, self._flush)
+                                     self.job.rounds or 1, self._flush, self.job.timing_method)
             ok = verify(last.output, last.args)
+        except TimingError as e:
+            # The method cannot time this call (a sync inside a CUDA graph capture): the case
+            # stays checked and passing, with no time; the record says why.
+            return replace(report, timing=_cap(f"not timed ({self.job.timing_method}): {e}")), False
         except BaseException as e:
             return self._failed(case, "error", e, "during timing: ")
         if not ok:
@@ -735,7 +747,8 @@ class Evaluator:
                        time_base_iqr_ms=timing.base_iqr_ms, time_cand_iqr_ms=timing.cand_iqr_ms,
                        speedup=timing.speedup, timed_output_ok=ok,
                        speedup_ci_low=timing.speedup_ci[0] if timing.speedup_ci else None,
-                       speedup_ci_high=timing.speedup_ci[1] if timing.speedup_ci else None), False
+                       speedup_ci_high=timing.speedup_ci[1] if timing.speedup_ci else None,
+                       rounds=timing.rounds, timing=timing.method), False
 
 
 def _did_nothing(out: Any, args: tuple[BuiltArg, ...], pristine: tuple[BuiltArg, ...],

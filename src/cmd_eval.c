@@ -56,6 +56,7 @@ struct eval_opts {
 	unsigned long long memory_mib; /* 0: the default (sched_default_limits) */
 	enum sandbox_mode sandbox;
 	int standby; /* -1: the default of each phase */
+	const char *timing; /* "events" (NULL) or "cuda_graph" (runtime/timing.py) */
 	bool json, force, exit_status, heldout;
 };
 
@@ -104,6 +105,8 @@ static void usage(void)
 	       "  --platform P      cuda or interpreter (default: detected)\n"
 	       "  -j, --jobs N      checking slots (default: one per CPU core, at most 8 per GPU);\n"
 	       "                    timing always runs alone, one worker per GPU\n"
+	       "  --timing METHOD   events (default: each call, launch included) or cuda_graph\n"
+	       "                    (replays of a captured call); labelled in the results\n"
 	       "  --standby N       workers started ahead per slot, importing while the slot\n"
 	       "                    is busy (default: 1 while timing, 0 while checking)\n"
 	       "  --timeout SEC     wall-clock limit per candidate (default 300)\n"
@@ -140,6 +143,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		OPT_SANDBOX,
 		OPT_MEMORY_LIMIT,
 		OPT_STANDBY,
+		OPT_TIMING,
 	};
 	static const struct option opts[] = {
 		{"solutions", required_argument, NULL, OPT_SOLUTIONS},
@@ -158,6 +162,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		{"sandbox", required_argument, NULL, OPT_SANDBOX},
 		{"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
 		{"standby", required_argument, NULL, OPT_STANDBY},
+		{"timing", required_argument, NULL, OPT_TIMING},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -237,6 +242,12 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 						       optarg);
 			o->standby = (int)l;
 			break;
+		case OPT_TIMING:
+			if (strcmp(optarg, "events") && strcmp(optarg, "cuda_graph"))
+				return kgb_usage_error("eval", "--timing: expected events or "
+						       "cuda_graph, got '%s'", optarg);
+			o->timing = strcmp(optarg, "events") ? optarg : NULL;
+			break;
 		case 'h':
 			usage();
 			return -1;
@@ -249,8 +260,12 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 	return 0;
 }
 
-/* The harness version: kgb's version, the protocol, and the bytes of the Python runtime. */
-static char *harness_version(const char *root, struct strbuf *err)
+/*
+ * The harness version: kgb's version, the protocol, and the bytes of the Python runtime; with
+ * "+<method>" when the timing method is not the default, so that times of two methods are
+ * never one stored result (report.c reads the label back from it).
+ */
+static char *harness_version(const char *root, struct strbuf *err, const char *timing)
 {
 	char *dir = path_join(root, "runtime"), **names = NULL;
 	char hex[HASH_HEX_LEN + 1];
@@ -285,6 +300,8 @@ static char *harness_version(const char *root, struct strbuf *err)
 		return NULL;
 	}
 	strbuf_addf(&sb, "kgb-%s/proto-%d/runtime-%.16s", KGB_VERSION, PROTO_VERSION, hex);
+	if (timing)
+		strbuf_addf(&sb, "+%s", timing);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -652,7 +669,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		goto out;
 	python = o.python ? xstrdup(o.python) : platform_python(kctx->root);
 	wargv[0] = python;
-	harness = harness_version(kctx->root, &err);
+	harness = harness_version(kctx->root, &err, o.timing);
 	if (!harness) {
 		fprintf(stderr, "kgb eval: %s\n", err.buf);
 		ret = KGB_EXIT_ENV;
@@ -766,6 +783,12 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		goto out;
 	}
 	two_phase = platform_times(platform);
+	if (o.timing && !two_phase) {
+		fprintf(stderr, "kgb eval: --timing %s: platform '%s' does not time\n", o.timing,
+			platform);
+		ret = KGB_EXIT_USAGE;
+		goto out;
+	}
 	heldout_harness = xmalloc(strlen(harness) + 16);
 	snprintf(heldout_harness, strlen(harness) + 16, "%s+heldout", harness);
 	jobs = xcalloc(nr_cands + 1, sizeof(*jobs));
@@ -837,7 +860,8 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		strbuf_reset(&err);
 		r = sched_run(&so, jobs, nr_jobs, on_done, &ectx, &err);
 		if (r >= 0 && two_phase) {
-			struct proto_job_opts jo = {.timed = true, .warmup = 10, .rounds = 25};
+			struct proto_job_opts jo = {.timed = true, .warmup = 10, .rounds = 25,
+						    .timing_method = o.timing};
 			size_t nr_timed = 0;
 
 			for (size_t i = 0; i < nr_cands; i++) {

@@ -80,9 +80,14 @@ char *proto_build_job(const struct task *t, const char *candidate_path, const ch
 	json_object_set_new(job, "platform", json_string(platform));
 	json_object_set_new(job, "task", task);
 	json_object_set_new(job, "candidate", json_string(candidate_path));
-	if (opts && opts->timed)
-		json_object_set_new(job, "timing", json_pack("{s:i, s:i}", "warmup", opts->warmup,
-							       "rounds", opts->rounds));
+	if (opts && opts->timed) {
+		json_t *timing = json_pack("{s:i, s:i}", "warmup", opts->warmup, "rounds",
+					   opts->rounds);
+
+		if (opts->timing_method)
+			json_object_set_new(timing, "method", json_string(opts->timing_method));
+		json_object_set_new(job, "timing", timing);
+	}
 	if (opts && opts->mutant)
 		json_object_set_new(job, "mutant", json_string(opts->mutant));
 	if (opts && opts->mode)

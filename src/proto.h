@@ -41,7 +41,8 @@ struct proto_msg {
 struct proto_job_opts {
 	bool timed;	   /* the platform times: send warmup and rounds */
 	int warmup;
-	int rounds;
+	int rounds;	   /* the least; the worker calibrates up from it */
+	const char *timing_method; /* NULL: events (runtime/timing.py) */
 	const char *mutant; /* runtime/mutants.py name, or NULL */
 	const char *mode;   /* "evaluate" (NULL) or "validity" */
 	bool stop_on_fail;  /* cases after the first failure come back "skipped" */

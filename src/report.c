@@ -153,6 +153,15 @@ static void compute_metrics(const struct report_run *r, const char *source, stru
 	free(tpass);
 }
 
+/* The run's timing method: a non-default one is a suffix of its harness (cmd_eval.c). */
+static const char *timing_method(const struct report_run *r)
+{
+	for (size_t i = 0; i < r->nr; i++)
+		if (r->evals[i].harness && strstr(r->evals[i].harness, "+cuda_graph"))
+			return "cuda_graph";
+	return "events";
+}
+
 void report_eval_table(FILE *f, const struct report_run *r)
 {
 	struct source_count by[4] = {0};
@@ -227,7 +236,8 @@ void report_eval_table(FILE *f, const struct report_run *r)
 		fprintf(f, "speedup: geometric mean %.3fx", m.geomean);
 		if (!isnan(m.ci_lo))
 			fprintf(f, " (95%% CI %.3f-%.3f)", m.ci_lo, m.ci_hi);
-		fprintf(f, " over %zu passing timed candidates\n", m.nsp);
+		fprintf(f, " over %zu passing timed candidates (timing: %s)\n", m.nsp,
+			timing_method(r));
 		fprintf(f, "fast_p:");
 		for (int k = 0; k < REPORT_FAST_P_N; k++)
 			fprintf(f, " fast_%.1f %.1f%%", report_fast_p[k], 100 * m.fast_p[k]);
@@ -331,6 +341,7 @@ void report_eval_json(FILE *f, const struct report_run *r)
 			"geomean_speedup", json_null(), "skipped", (json_int_t)r->skipped);
 	compute_metrics(r, NULL, &m);
 	metrics_json(sum, &m);
+	json_object_set_new(sum, "timing_method", json_string(timing_method(r)));
 	if (r->sandbox)
 		json_object_set(sum, "sandbox", r->sandbox);
 	s = json_dumps(sum, JSON_COMPACT);

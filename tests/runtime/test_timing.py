@@ -22,3 +22,38 @@ def test_interval_is_reproducible_and_refuses_what_it_cannot_judge() -> None:
     assert speedup_ci([1.0], [1.0]) is None
     assert speedup_ci([1.0, 2.0], [1.0]) is None
     assert speedup_ci([1.0, 2.0], [0.0, 1.0]) is None
+
+
+def test_calibration_gives_cheap_kernels_more_rounds_within_bounds() -> None:
+    from runtime.timing import _ROUNDS_MAX, _TARGET_MS, calibrated_rounds
+    assert calibrated_rounds(_TARGET_MS / 50, 25) == 50
+    assert calibrated_rounds(0.001, 25) == _ROUNDS_MAX  # launch-bound: the most
+    assert calibrated_rounds(40.0, 25) == 25  # slow: never fewer than the job's rounds
+    assert calibrated_rounds(float("nan"), 25) == 25
+    assert calibrated_rounds(0.0, 7) == 7
+
+
+def test_restore_args_refills_the_captured_storage_in_place() -> None:
+    import torch
+
+    from runtime.inputs import BuiltArg, clone_args, restore_args, storage_span
+    base = torch.arange(12.0).reshape(3, 4)
+    pristine = (BuiltArg("x", base.t(), False), BuiltArg("y", base[:, :1].expand(3, 5), False),
+                BuiltArg("alpha", 2.0, True))
+    static = clone_args(pristine)
+    addrs = [a.value.data_ptr() for a in static[:2]]
+    for a in static[:2]:
+        storage_span(a.value).fill_(-1)  # what a replay of an in-place op leaves behind
+    assert not torch.equal(static[0].value, pristine[0].value)
+    restore_args(static, pristine)
+    assert [a.value.data_ptr() for a in static[:2]] == addrs
+    for a, p in zip(static[:2], pristine[:2]):
+        assert a.value.stride() == p.value.stride() and torch.equal(a.value, p.value)
+
+
+def test_unknown_method_is_refused() -> None:
+    import pytest
+
+    from runtime.timing import time_case
+    with pytest.raises(ValueError, match="unknown timing method"):
+        time_case(lambda: None, lambda: None, (), 1, 1, None, "wallclock")  # type: ignore[arg-type]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # --standby: a slot's next worker starts (and imports torch and triton) while the slot's job
 # runs, and gets its job once the slot is free; the results are those of a run without it.
+# --timing picks the timing method, which only a platform that times accepts.
 . "$(dirname "$0")/lib.sh"
 
 # The worker command logs when each worker starts (no sandbox: the log is outside the scratch).
@@ -37,5 +38,11 @@ test_expect_success 'with --standby 0 it starts once the first is done' '
 test_expect_success '--standby is checked' '
 	expect_status 2 "$KGB" eval --standby 9 &&
 	expect_status 2 "$KGB" eval --standby x
+'
+test_expect_success '--timing is checked, and refused where nothing is timed' '
+	expect_status 2 "$KGB" eval --timing wallclock &&
+	expect_status 2 "$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter \
+		--timing cuda_graph --solutions "$TMP/sol" 2>"$TMP/err" &&
+	grep -q "platform .interpreter. does not time" "$TMP/err"
 '
 test_done
