@@ -57,6 +57,7 @@ struct eval_opts {
 	enum sandbox_mode sandbox;
 	int standby; /* -1: the default of each phase */
 	const char *timing; /* "events" (NULL) or "cuda_graph" (runtime/timing.py) */
+	const char *cache_root; /* --cache-root, or NULL */
 	bool json, force, exit_status, heldout;
 };
 
@@ -107,6 +108,8 @@ static void usage(void)
 	       "                    timing always runs alone, one worker per GPU\n"
 	       "  --timing METHOD   events (default: each call, launch included) or cuda_graph\n"
 	       "                    (replays of a captured call); labelled in the results\n"
+	       "  --cache-root DIR  keep each candidate's Triton cache in DIR across runs (a warm\n"
+	       "                    cache: a re-run compiles nothing); default: per run\n"
 	       "  --standby N       workers started ahead per slot, importing while the slot\n"
 	       "                    is busy (default: 1 while timing, 0 while checking)\n"
 	       "  --timeout SEC     wall-clock limit per candidate (default 300)\n"
@@ -144,6 +147,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		OPT_MEMORY_LIMIT,
 		OPT_STANDBY,
 		OPT_TIMING,
+		OPT_CACHE_ROOT,
 	};
 	static const struct option opts[] = {
 		{"solutions", required_argument, NULL, OPT_SOLUTIONS},
@@ -163,6 +167,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		{"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
 		{"standby", required_argument, NULL, OPT_STANDBY},
 		{"timing", required_argument, NULL, OPT_TIMING},
+		{"cache-root", required_argument, NULL, OPT_CACHE_ROOT},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -241,6 +246,12 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 				return kgb_usage_error("eval", "--standby: expected 0..8, got '%s'",
 						       optarg);
 			o->standby = (int)l;
+			break;
+		case OPT_CACHE_ROOT:
+			if (optarg[0] != '/')
+				return kgb_usage_error("eval", "--cache-root: expected an absolute path, "
+						       "got '%s'", optarg);
+			o->cache_root = optarg;
 			break;
 		case OPT_TIMING:
 			if (strcmp(optarg, "events") && strcmp(optarg, "cuda_graph"))
@@ -739,6 +750,18 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		tmp = tmp && *tmp ? tmp : "/tmp";
 		rm_stale_pid_dirs(tmp, "kgb-", NULL);
 		rm_stale_pid_dirs(tmp, "kgb-lint-", NULL);
+		if (o.cache_root) {
+			/* The run's scratch goes inside the cache root, which workers see hidden. */
+			r = mkdir_p(o.cache_root, 0700);
+			if (r < 0) {
+				fprintf(stderr, "kgb eval: cannot create the cache root '%s': %s\n",
+					o.cache_root, strerror(-r));
+				ret = KGB_EXIT_ENV;
+				goto out;
+			}
+			rm_stale_pid_dirs(o.cache_root, "kgb-", NULL);
+			tmp = o.cache_root;
+		}
 		strbuf_addf(&scratch, "%s/kgb-%ld", tmp, (long)getpid());
 	}
 	box = sandbox_new(o.sandbox);
@@ -749,6 +772,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	so.argv = wargv;
 	so.env = env;
 	so.scratch_root = scratch.buf;
+	so.cache_root = o.cache_root;
 	so.slot_devices = (const char *const *)slot_dev;
 	so.box = box;
 	sched_default_limits(&so.limits, platform, o.timeout_s, slots);

@@ -115,7 +115,8 @@ static int prep_worker(const struct sched_opts *o, const char *name, unsigned sl
 	 * and timing passes) share it, so timing does not compile again.
 	 */
 	if (cache_key) {
-		strbuf_addf(&sb, "%s/triton-%s", o->scratch_root, cache_key);
+		strbuf_addf(&sb, "%s/triton-%s", o->cache_root ? o->cache_root : o->scratch_root,
+			    cache_key);
 		p->cache = strbuf_detach(&sb, NULL);
 		r = mkdir_p(p->cache, 0700);
 		if (r < 0) {
@@ -135,7 +136,7 @@ static int prep_worker(const struct sched_opts *o, const char *name, unsigned sl
 	p->so.envp = p->env;
 	p->so.cwd = p->dir;
 	p->so.box = o->box;
-	p->so.hide = o->scratch_root;
+	p->so.hide = o->cache_root ? o->cache_root : o->scratch_root;
 	p->so.writable = p->writable;
 	p->so.limits = o->limits;
 	return 0;

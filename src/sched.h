@@ -61,6 +61,12 @@ struct sched_opts {
 	char *const *argv;	   /* worker command */
 	char *const *env;	   /* base environment of every worker */
 	const char *scratch_root;  /* scratch directories are made below it */
+	/*
+	 * Where the per-candidate Triton caches go (<cache_root>/triton-<key>), or NULL: under
+	 * scratch_root, gone with the run. When set it contains scratch_root, and the whole of it
+	 * is hidden from workers (each sees its own cache and scratch only).
+	 */
+	const char *cache_root;
 	const char *const *slot_devices; /* CUDA_VISIBLE_DEVICES per slot, or NULL */
 	/*
 	 * Workers started ahead per slot (DESIGN §2 Throughput): each imports torch and triton
