@@ -12,7 +12,8 @@
 # call), eval.jsonl (the same as JSON lines), and the store gpu.db itself.
 #
 # KGB_GPU_JOBS sets the checking slots (default: kgb eval's, at most 8 per GPU); KGB_SANDBOX
-# passes --sandbox=MODE (default: kgb's auto). ceilings.json holds the device's measured copy
+# passes --sandbox=MODE (default: kgb's auto); KGB_GPU_CACHE=DIR keeps the Triton caches there
+# (--cache-root: run twice for a warm cache); KGB_TIMING=cuda_graph picks that method. ceilings.json holds the device's measured copy
 # bandwidth and matrix throughput (runtime/ceilings.py), measured once per call.
 #
 # One call of the device tool may last 600 s, and a candidate is stored only once its timing
@@ -27,6 +28,8 @@ budget=${KGB_GPU_BUDGET:-540}
 chunk=${KGB_GPU_CHUNK:-20}
 jobs=${KGB_GPU_JOBS:+--jobs $KGB_GPU_JOBS}
 sandbox=${KGB_SANDBOX:+--sandbox=$KGB_SANDBOX}
+cache=${KGB_GPU_CACHE:+--cache-root $KGB_GPU_CACHE}
+timing=${KGB_TIMING:+--timing $KGB_TIMING}
 start=$(date +%s)
 {
 	date -u +%FT%TZ
@@ -46,7 +49,7 @@ for ((i = 0; i < ${#tasks[@]}; i += chunk)); do
 	fi
 	args=()
 	for t in "${tasks[@]:i:chunk}"; do args+=(--task "$t"); done
-	timeout --signal=INT "$left" build/kgb -v eval --store "$out/gpu.db" $jobs $sandbox "${args[@]}" \
+	timeout --signal=INT "$left" build/kgb -v eval --store "$out/gpu.db" $jobs $sandbox $cache $timing "${args[@]}" \
 		>/dev/null 2>>"$out/progress.txt"
 	st=$?
 	if [ "$st" -ne 0 ] && [ "$st" -ne 1 ]; then
@@ -57,8 +60,8 @@ for ((i = 0; i < ${#tasks[@]}; i += chunk)); do
 done
 end=$(date +%s)
 if [ "$complete" -eq 1 ]; then
-	build/kgb eval --store "$out/gpu.db" | tee "$out/eval.txt"
-	build/kgb eval --store "$out/gpu.db" --json >"$out/eval.jsonl"
+	build/kgb eval --store "$out/gpu.db" $timing | tee "$out/eval.txt"
+	build/kgb eval --store "$out/gpu.db" $timing --json >"$out/eval.jsonl"
 	echo "this call: $((end - start)) s" | tee -a "$out/eval.txt"
 else
 	echo "incomplete after $((end - start)) s: carry gpu.db back with RESUME_DB (see above)"
