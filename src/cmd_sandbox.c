@@ -53,8 +53,9 @@ static const enum sandbox_facility cuda_suspects[] = {
 /*
  * On bench/results/h200-2026-12-03b's H200, CUDA failed to start under the read-only mounts
  * (cudaGetDeviceCount: error 304), and every candidate was stored as a crash. Checked here
- * before any candidate runs: auto mode leaves out the first facility without which CUDA starts
- * and records it unavailable; strict mode, or no such facility, stops the run.
+ * before any candidate runs: auto mode leaves out the first facility without which CUDA starts,
+ * or else the fewest in order that together stop breaking it, and records them unavailable;
+ * strict mode, or no such set, stops the run.
  */
 static int check_cuda(const struct sched_opts *so, enum sandbox_mode mode, const char *python,
 		      const char *cmd)
@@ -62,13 +63,36 @@ static int check_cuda(const struct sched_opts *so, enum sandbox_mode mode, const
 	struct strbuf err = STRBUF_INIT;
 	int ok = cuda_starts(so, python, &err);
 
-	for (size_t i = 0; ok == 0 && mode == SANDBOX_AUTO && i < ARRAY_SIZE(cuda_suspects); i++) {
+	size_t n = ARRAY_SIZE(cuda_suspects), last = n;
+
+	for (size_t i = 0; ok == 0 && mode == SANDBOX_AUTO && i < n; i++) {
 		if (sandbox_is_skipped(so->box, cuda_suspects[i]))
 			continue;
 		sandbox_set_broken(so->box, cuda_suspects[i], true);
 		ok = cuda_starts(so, python, &err);
 		if (ok == 0)
 			sandbox_set_broken(so->box, cuda_suspects[i], false);
+	}
+	/*
+	 * No single one: two facilities may each break it. Leave them out cumulatively in order,
+	 * then put back each one before the last that CUDA does not need.
+	 */
+	for (size_t i = 0; ok == 0 && mode == SANDBOX_AUTO && i < n; i++) {
+		if (sandbox_is_skipped(so->box, cuda_suspects[i]))
+			continue;
+		sandbox_set_broken(so->box, cuda_suspects[i], true);
+		ok = cuda_starts(so, python, &err);
+		last = i;
+	}
+	for (size_t i = 0; ok == 1 && last < n && i < last; i++) {
+		if (sandbox_is_skipped(so->box, cuda_suspects[i]))
+			continue;
+		sandbox_set_broken(so->box, cuda_suspects[i], false);
+		ok = cuda_starts(so, python, &err);
+		if (ok != 1) {
+			sandbox_set_broken(so->box, cuda_suspects[i], true);
+			ok = 1;
+		}
 	}
 	if (ok < 0)
 		fprintf(stderr, "kgb %s: probing CUDA in the sandbox: %s\n", cmd, err.buf);
