@@ -70,6 +70,7 @@ struct candidate {
 	struct case_list cases;
 	char *job_line;
 	bool duplicate; /* same key as an earlier candidate of this run */
+	double check_cost; /* check_cost() of its cases: the order of the checking jobs */
 	/* Timing phase: the checked result, held (owned) until the timing job ends. */
 	struct sched_result checked;
 	bool held;
@@ -464,6 +465,36 @@ static bool add_achieved(json_t *m, const struct case_desc *cd, const struct cei
 		return false;
 	json_object_set_new(m, "sol_exceeded", json_true());
 	return true;
+}
+
+/*
+ * A rough guess of a candidate's checking time in seconds, used only to order the checking jobs
+ * longest first (so that the slowest candidates do not start last and hold the phase open while the
+ * other slots idle: bench/results/h200-2026-12-03c): a fixed cost per case plus its bytes and
+ * FLOPs at rates a checking worker reaches (its references run in float64).
+ */
+static double check_cost(const struct case_list *cl)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < cl->nr; i++) {
+		const struct case_desc *cd = &cl->v[i];
+
+		s += 0.02 + (cd->bytes > 0 ? cd->bytes / 2e11 : 0) +
+		     (cd->flops > 0 ? cd->flops / 2e13 : 0);
+	}
+	return s;
+}
+
+/* Longest first; ties in the candidates' order, so that a run's order is reproducible. */
+static int by_check_cost(const void *a, const void *b)
+{
+	const struct sched_job *ja = a, *jb = b;
+	const struct candidate *ca = ja->data, *cb = jb->data;
+
+	if (ca->check_cost != cb->check_cost)
+		return ca->check_cost < cb->check_cost ? 1 : -1;
+	return ca < cb ? -1 : ca > cb;
 }
 
 /* Picks the timed cases of a checked candidate; false when it has none. */
@@ -866,6 +897,13 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			ret = KGB_EXIT_DATA;
 			goto out;
 		}
+		/* A past wall time of the task, where the store has one, beats the guess. */
+		if (store_task_wall_ms(store, c->task->source, c->task->op, platform,
+				       &c->check_cost, &err) < 0 ||
+		    isnan(c->check_cost))
+			c->check_cost = check_cost(&c->cases);
+		else
+			c->check_cost *= 1e-3;
 		/* With two phases the first job checks every case (timed ones too) untimed. */
 		c->job_line = proto_build_job(c->task, c->path, platform, &c->cases, NULL);
 		jobs[nr_jobs].task = c->task;
@@ -881,6 +919,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 					.total = nr_jobs, .start_s = monotonic_s()};
 
 		ectx.phase = two_phase ? PHASE_CHECK : PHASE_ALL;
+		qsort(jobs, nr_jobs, sizeof(*jobs), by_check_cost);
 		strbuf_reset(&err);
 		r = sched_run(&so, jobs, nr_jobs, on_done, &ectx, &err);
 		if (r >= 0 && two_phase) {

@@ -589,6 +589,30 @@ int store_eval_sol(struct store *s, const char *key, double *ret_median, struct 
 	return 0;
 }
 
+int store_task_wall_ms(struct store *s, const char *source, const char *task,
+		       const char *platform, double *ret_ms, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*ret_ms = NAN;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT MAX(wall_ms) FROM evaluations WHERE source = ? AND task = ?"
+			       " AND platform = ? AND wall_ms > 0",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "reading past wall times");
+	bind_text(st, 1, source);
+	bind_text(st, 2, task);
+	bind_text(st, 3, platform);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		*ret_ms = sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_err(s, err, "reading past wall times");
+	return 0;
+}
+
 int store_eval_entries(struct store *s, const char *key, json_t **ret, struct strbuf *err)
 {
 	sqlite3_stmt *st;

@@ -81,6 +81,12 @@ int store_run_link(struct store *s, long long run_id, const struct store_eval *e
  */
 int store_eval_entries(struct store *s, const char *key, json_t **ret, struct strbuf *err)
 	KGB_WUR;
+/*
+ * The longest wall time (ms) any stored evaluation of source/task on platform took, whatever
+ * the candidate or harness: NAN when there is none. Orders checking jobs (cmd_eval.c).
+ */
+int store_task_wall_ms(struct store *s, const char *source, const char *task,
+		       const char *platform, double *ret_ms, struct strbuf *err) KGB_WUR;
 /* The median sol_fraction of an evaluation's timed cases (ceilings.h); NAN when none has one. */
 int store_eval_sol(struct store *s, const char *key, double *ret_median, struct strbuf *err)
 	KGB_WUR;
