@@ -58,6 +58,7 @@ struct eval_opts {
 	int standby; /* -1: the default of each phase */
 	const char *timing; /* "events" (NULL) or "cuda_graph" (runtime/timing.py) */
 	const char *cache_root; /* --cache-root, or NULL */
+	unsigned split; /* --split: checking jobs per candidate; 0: plan_shards() decides */
 	bool json, force, exit_status, heldout;
 };
 
@@ -71,6 +72,18 @@ struct candidate {
 	char *job_line;
 	bool duplicate; /* same key as an earlier candidate of this run */
 	double check_cost; /* check_cost() of its cases: the order of the checking jobs */
+	/*
+	 * Checking in shards (plan_shards): shard s checks shard_cases[s], whose case k is
+	 * cases.v[shard_ids[s][k]]; with one shard, the job is job_line over all cases. The
+	 * shards' results are merged into `merged` (owned) as they end.
+	 */
+	size_t nshards, shards_done;
+	struct shard_ref *refs;	       /* owned: one per shard, the jobs' data */
+	struct case_list *shard_cases; /* owned arrays of shallow copies */
+	size_t **shard_ids;
+	char **shard_lines;
+	struct sched_result merged;
+	bool merging, shard_failed;
 	/* Timing phase: the checked result, held (owned) until the timing job ends. */
 	struct sched_result checked;
 	bool held;
@@ -80,6 +93,12 @@ struct candidate {
 };
 
 enum eval_phase { PHASE_ALL, PHASE_CHECK, PHASE_TIME };
+
+/* The data of a checking job: which candidate, which of its shards. */
+struct shard_ref {
+	struct candidate *c;
+	size_t shard;
+};
 
 struct eval_ctx {
 	struct store *store;
@@ -92,6 +111,7 @@ struct eval_ctx {
 	size_t done, total;
 	size_t env_failures; /* candidates not evaluated: the worker's platform did not start */
 	double start_s; /* monotonic time the jobs started, for progress lines */
+	const struct sched_opts *so; /* for sched_judge_cases */
 };
 
 static void usage(void)
@@ -111,6 +131,8 @@ static void usage(void)
 	       "                    (replays of a captured call); labelled in the results\n"
 	       "  --cache-root DIR  keep each candidate's Triton cache in DIR across runs (a warm\n"
 	       "                    cache: a re-run compiles nothing); default: per run\n"
+	       "  --split N         check each candidate in N jobs (default: one, more for a\n"
+	       "                    candidate that would hold the checking phase open alone)\n"
 	       "  --standby N       workers started ahead per slot, importing while the slot\n"
 	       "                    is busy (default: 1 while timing, 0 while checking)\n"
 	       "  --timeout SEC     wall-clock limit per candidate (default 300)\n"
@@ -149,6 +171,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		OPT_STANDBY,
 		OPT_TIMING,
 		OPT_CACHE_ROOT,
+		OPT_SPLIT,
 	};
 	static const struct option opts[] = {
 		{"solutions", required_argument, NULL, OPT_SOLUTIONS},
@@ -169,6 +192,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		{"standby", required_argument, NULL, OPT_STANDBY},
 		{"timing", required_argument, NULL, OPT_TIMING},
 		{"cache-root", required_argument, NULL, OPT_CACHE_ROOT},
+		{"split", required_argument, NULL, OPT_SPLIT},
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -247,6 +271,12 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 				return kgb_usage_error("eval", "--standby: expected 0..8, got '%s'",
 						       optarg);
 			o->standby = (int)l;
+			break;
+		case OPT_SPLIT:
+			if (parse_int_range(optarg, 1, 1024, &l) < 0)
+				return kgb_usage_error("eval", "--split: expected 1..1024, got '%s'",
+						       optarg);
+			o->split = (unsigned)l;
 			break;
 		case OPT_CACHE_ROOT:
 			if (optarg[0] != '/')
@@ -489,12 +519,146 @@ static double check_cost(const struct case_list *cl)
 /* Longest first; ties in the candidates' order, so that a run's order is reproducible. */
 static int by_check_cost(const void *a, const void *b)
 {
-	const struct sched_job *ja = a, *jb = b;
-	const struct candidate *ca = ja->data, *cb = jb->data;
+	const struct shard_ref *ra = ((const struct sched_job *)a)->data;
+	const struct shard_ref *rb = ((const struct sched_job *)b)->data;
+	double ka = ra->c->check_cost / (double)ra->c->nshards;
+	double kb = rb->c->check_cost / (double)rb->c->nshards;
 
-	if (ca->check_cost != cb->check_cost)
-		return ca->check_cost < cb->check_cost ? 1 : -1;
-	return ca < cb ? -1 : ca > cb;
+	if (ka != kb)
+		return ka < kb ? 1 : -1;
+	if (ra->c != rb->c)
+		return ra->c < rb->c ? -1 : 1;
+	return ra->shard < rb->shard ? -1 : ra->shard > rb->shard;
+}
+
+/* A shard below this guessed length is not worth another worker's start. */
+#define SHARD_MIN_S 30.0
+/* Nor one of fewer cases. */
+#define SHARD_MIN_CASES 16
+
+/*
+ * How many checking jobs a candidate gets: `split` when given; else as many as keep each
+ * under the longer of SHARD_MIN_S and the phase's fair share (all candidates' cost over the
+ * slots), so that no candidate alone holds the phase open while other slots idle
+ * (bench/results/h200-2026-12-03c: matmul checked for 230 s, the other 29 tasks in 120 s).
+ */
+static size_t shards_of(const struct candidate *c, double total_cost, unsigned slots,
+			unsigned split)
+{
+	double share = total_cost / (slots ? slots : 1);
+	size_t k, most = c->cases.nr / SHARD_MIN_CASES;
+
+	if (split)
+		return split < c->cases.nr ? split : (c->cases.nr ? c->cases.nr : 1);
+	if (share < SHARD_MIN_S)
+		share = SHARD_MIN_S;
+	k = (size_t)ceil(c->check_cost / share);
+	if (k > slots)
+		k = slots;
+	if (k > most)
+		k = most;
+	return k ? k : 1;
+}
+
+/*
+ * Splits c's cases over k shards, round-robin (a task's grid puts its large cases together:
+ * dealing them out spreads them), and renders each shard's job line.
+ */
+static void make_shards(struct candidate *c, size_t k, const char *platform)
+{
+	c->nshards = k;
+	c->refs = xcalloc(k, sizeof(*c->refs));
+	for (size_t s = 0; s < k; s++)
+		c->refs[s] = (struct shard_ref){.c = c, .shard = s};
+	if (k == 1)
+		return;
+	c->shard_cases = xcalloc(k, sizeof(*c->shard_cases));
+	c->shard_ids = xcalloc(k, sizeof(*c->shard_ids));
+	c->shard_lines = xcalloc(k, sizeof(*c->shard_lines));
+	for (size_t s = 0; s < k; s++) {
+		struct case_list *l = &c->shard_cases[s];
+
+		for (size_t i = s; i < c->cases.nr; i += k) {
+			XGROW(l->v, l->nr + 1, l->alloc);
+			c->shard_ids[s] = xrealloc(c->shard_ids[s], (l->nr + 1) * sizeof(size_t));
+			c->shard_ids[s][l->nr] = i;
+			l->v[l->nr++] = c->cases.v[i];
+		}
+		c->shard_lines[s] = proto_build_job(c->task, c->path, platform, l, NULL);
+	}
+}
+
+/* The sched_job of shard s of c. */
+static struct sched_job shard_job(struct candidate *c, size_t s)
+{
+	struct sched_job j = {.task = c->task, .cache_key = c->key, .data = &c->refs[s]};
+
+	j.nr_cases = c->nshards == 1 ? c->cases.nr : c->shard_cases[s].nr;
+	j.job_line = c->nshards == 1 ? c->job_line : c->shard_lines[s];
+	return j;
+}
+
+static void result_release(struct sched_result *r)
+{
+	strbuf_release(&r->detail);
+	strbuf_release(&r->stderr_tail);
+	json_decref(r->cases);
+	json_decref(r->hello);
+	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * Folds one shard's result into c->merged. Returns the candidate's whole checking result once
+ * every shard has ended (res itself when there is one shard), else NULL. A shard whose worker
+ * did not report all its cases (a crash, a timeout, a load error) gives the candidate its
+ * verdict, the first such shard's; otherwise the merged cases are judged as one job's.
+ */
+static struct sched_result *merge_shard(struct eval_ctx *ctx, struct shard_ref *ref,
+					struct sched_result *res)
+{
+	struct candidate *c = ref->c;
+	struct sched_result *m = &c->merged;
+	size_t nr = c->shard_cases ? c->shard_cases[ref->shard].nr : 0;
+
+	if (c->nshards == 1)
+		return res;
+	if (!c->merging) {
+		c->merging = true;
+		strbuf_init(&m->detail, 0);
+		strbuf_init(&m->stderr_tail, 0);
+		m->cases = json_array();
+		for (size_t i = 0; i < c->cases.nr; i++)
+			json_array_append_new(m->cases, json_null());
+		m->import_ms = -1;
+	}
+	for (size_t k = 0; k < nr; k++) {
+		json_t *cr = json_array_get(res->cases, k);
+
+		if (json_is_object(cr)) {
+			json_object_set_new(cr, "id", json_integer((json_int_t)c->shard_ids[ref->shard][k]));
+			json_array_set(m->cases, c->shard_ids[ref->shard][k], cr);
+		}
+	}
+	m->cases_done += res->cases_done;
+	m->wall_ms += res->wall_ms;
+	if (res->import_ms > m->import_ms)
+		m->import_ms = res->import_ms;
+	if (!m->hello && res->hello)
+		m->hello = json_incref(res->hello);
+	if (res->cases_done < nr && !c->shard_failed) {
+		c->shard_failed = true;
+		m->verdict = res->verdict;
+		/* Which shard matters where the detail counts its cases, not for a load error. */
+		if (!proto_is_fatal_verdict(res->verdict))
+			strbuf_addf(&m->detail, "shard %zu of %zu: ", ref->shard + 1, c->nshards);
+		strbuf_addstr(&m->detail, res->detail.buf);
+		strbuf_add(&m->stderr_tail, res->stderr_tail.buf, res->stderr_tail.len);
+	}
+	if (++c->shards_done < c->nshards)
+		return NULL;
+	if (!c->shard_failed)
+		sched_judge_cases(ctx->so, m->cases, c->cases.nr, m);
+	return m;
 }
 
 /* Picks the timed cases of a checked candidate; false when it has none. */
@@ -554,7 +718,7 @@ static struct sched_result *merge_timing(struct candidate *c, struct sched_resul
 static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 {
 	struct eval_ctx *ctx = vctx;
-	struct candidate *c = job->data;
+	struct candidate *c;
 	struct store_eval e = {0};
 	struct strbuf err = STRBUF_INIT;
 	json_t *rows;
@@ -562,6 +726,14 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 	size_t nsp = 0, passed = 0, timed = 0, over_sol = 0;
 	int r;
 
+	if (ctx->phase == PHASE_TIME) {
+		c = job->data;
+	} else {
+		c = ((struct shard_ref *)job->data)->c;
+		res = merge_shard(ctx, job->data, res);
+		if (!res)
+			return 0; /* more shards to come */
+	}
 	if (ctx->phase == PHASE_CHECK && !strcmp(res->verdict, "pass") && select_timed(c)) {
 		/* Hold it: the result is stored after the timing phase. */
 		c->checked = *res;
@@ -679,7 +851,8 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	struct candidate *cands = NULL;
 	struct sched_job *jobs = NULL;
 	struct store *store = NULL;
-	size_t nr_cands = 0, skipped = 0, nr_jobs = 0;
+	size_t nr_cands = 0, skipped = 0, nr_jobs = 0, nr_checked = 0;
+	double total_cost = 0;
 	struct strbuf err = STRBUF_INIT, scratch = STRBUF_INIT;
 	char *python = NULL, *harness = NULL, *cmdline = NULL, *probe_text = NULL;
 	/* -P: the worker's working directory is not put on sys.path. */
@@ -906,17 +1079,24 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			c->check_cost *= 1e-3;
 		/* With two phases the first job checks every case (timed ones too) untimed. */
 		c->job_line = proto_build_job(c->task, c->path, platform, &c->cases, NULL);
-		jobs[nr_jobs].task = c->task;
-		jobs[nr_jobs].nr_cases = c->cases.nr;
-		jobs[nr_jobs].job_line = c->job_line;
-		jobs[nr_jobs].cache_key = c->key;
-		jobs[nr_jobs].data = c;
-		nr_jobs++;
+		total_cost += c->check_cost;
+		nr_checked++;
+	}
+	/* The checking jobs: one per shard of each candidate to check (shards_of). */
+	for (size_t i = 0; i < nr_cands; i++) {
+		struct candidate *c = &cands[i];
+
+		if (!c->job_line || c->duplicate)
+			continue;
+		make_shards(c, shards_of(c, total_cost, slots, o.split), platform);
+		jobs = xrealloc(jobs, (nr_jobs + c->nshards + nr_cands + 1) * sizeof(*jobs));
+		for (size_t k = 0; k < c->nshards; k++)
+			jobs[nr_jobs++] = shard_job(c, k);
 	}
 	if (nr_jobs) {
 		struct eval_ctx ectx = {.store = store, .run_id = run_id, .platform = platform,
 					.harness = harness, .verbose = kctx->verbose, .ceil = ceil,
-					.total = nr_jobs, .start_s = monotonic_s()};
+					.total = nr_checked, .start_s = monotonic_s(), .so = &so};
 
 		ectx.phase = two_phase ? PHASE_CHECK : PHASE_ALL;
 		qsort(jobs, nr_jobs, sizeof(*jobs), by_check_cost);
@@ -996,6 +1176,16 @@ out:
 		free(cands[i].time_job_line);
 		free(cands[i].timed.v); /* shallow copies */
 		free(cands[i].timed_ids);
+		for (size_t k = 0; cands[i].shard_cases && k < cands[i].nshards; k++) {
+			free(cands[i].shard_cases[k].v); /* shallow copies */
+			free(cands[i].shard_ids[k]);
+			free(cands[i].shard_lines[k]);
+		}
+		free(cands[i].shard_cases);
+		free(cands[i].shard_ids);
+		free(cands[i].shard_lines);
+		free(cands[i].refs);
+		result_release(&cands[i].merged);
 		strbuf_release(&cands[i].checked.detail);
 		strbuf_release(&cands[i].checked.stderr_tail);
 		json_decref(cands[i].checked.cases);

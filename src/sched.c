@@ -440,10 +440,19 @@ static void decide_verdict(const struct sched_opts *o, struct slot *s)
 		return;
 	}
 judge_cases:
+	sched_judge_cases(o, r->cases, s->job->nr_cases, r);
+}
+
+void sched_judge_cases(const struct sched_opts *o, json_t *cases, size_t nr,
+		       struct sched_result *r)
+{
+	bool boxed = sandbox_mode(o->box) != SANDBOX_OFF;
+
+	strbuf_reset(&r->detail);
 	r->verdict = "pass";
 	/* A case flagged as a hack (L2) makes the candidate a hack, whatever else failed first. */
-	for (size_t i = 0; i < s->job->nr_cases; i++) {
-		json_t *c = json_array_get(r->cases, i);
+	for (size_t i = 0; i < nr; i++) {
+		json_t *c = json_array_get(cases, i);
 		const char *v = json_string_value(json_object_get(c, "verdict"));
 		json_t *msg = json_object_get(c, "message");
 
@@ -454,8 +463,8 @@ judge_cases:
 			    json_is_string(msg) ? json_string_value(msg) : "hack");
 		return;
 	}
-	for (size_t i = 0; i < s->job->nr_cases; i++) {
-		json_t *c = json_array_get(r->cases, i);
+	for (size_t i = 0; i < nr; i++) {
+		json_t *c = json_array_get(cases, i);
 		const char *v = json_string_value(json_object_get(c, "verdict"));
 		json_t *msg = json_object_get(c, "message");
 

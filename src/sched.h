@@ -112,6 +112,15 @@ struct sched_exec_result {
 int sched_exec(const struct sched_opts *o, char *const *argv, struct sched_exec_result *ret,
 	       struct strbuf *err) KGB_WUR;
 
+/*
+ * The verdict of a job whose worker reported every case: `hack` if any case is one, else the
+ * verdict of the first case that did not pass (an `error` that is the host running out of
+ * memory counts as `crash`), else `pass`; sets r->verdict and r->detail ("case N: message").
+ * Exported for cmd_eval, which judges a candidate checked in several jobs on all its cases.
+ */
+void sched_judge_cases(const struct sched_opts *o, json_t *cases, size_t nr,
+		       struct sched_result *r);
+
 typedef int (*sched_done_fn)(void *ctx, struct sched_job *job, struct sched_result *res);
 
 int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sched_done_fn done,
