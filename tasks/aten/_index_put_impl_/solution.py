@@ -14,6 +14,7 @@ written through a contiguous copy).
 accumulate=False stores; duplicate targets then get one of their values (unspecified, as in
 ATen). accumulate=True adds with atomics: float16/bfloat16 `self` accumulates in a float32
 copy, which is converted back once at the end (one rounding, as ATen's opmath accumulation).
+Both copies (and their dtype conversions) are a strided copy kernel, `_scratch_kernel`.
 """
 
 import torch
@@ -75,6 +76,48 @@ def _put_kernel(dst_ptr, val_ptr, i0_ptr, i1_ptr, i2_ptr, NB, C, n0, n1, n2, s0,
         tl.atomic_add(ptrs, v.to(dst_ptr.dtype.element_ty), mask=m)
     else:
         tl.store(ptrs, v, mask=m)
+
+
+@triton.jit
+def _scratch_kernel(self_ptr, scr_ptr, n, z0, z1, z2, t0, t1, t2, t3, NDIM: tl.constexpr,
+                    TO_SELF: tl.constexpr, BF16: tl.constexpr, BLOCK: tl.constexpr):
+    # `scr` is contiguous with the shape of `self`, so its element k is the k-th element of
+    # `self` in row-major order. The dims of `self` (folded, at most four) come innermost
+    # first: sizes z0.., strides t0..; the outermost (index NDIM - 1) uses t3 and needs no size.
+    offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    r = offs
+    so = tl.zeros_like(offs)
+    if NDIM > 1:
+        so += (r % z0) * t0
+        r = r // z0
+    if NDIM > 2:
+        so += (r % z1) * t1
+        r = r // z1
+    if NDIM > 3:
+        so += (r % z2) * t2
+        r = r // z2
+    so += r * t3
+    if TO_SELF:
+        x = tl.load(scr_ptr + offs, mask=mask)
+        if BF16:
+            # float32 -> bfloat16 rounded to nearest even on the bits (NaN -> quiet NaN), as
+            # Tensor.copy_ does: the CPU interpreter's .to(tl.bfloat16) truncates instead
+            b = x.to(tl.uint32, bitcast=True)
+            h = (b + 0x7FFF + ((b >> 16) & 1)) >> 16
+            h = tl.where(x != x, 0x7FC0, h)
+            y = h.to(tl.uint16).to(tl.bfloat16, bitcast=True)
+        else:
+            y = x.to(self_ptr.dtype.element_ty)  # float16: rounds to nearest even
+        tl.store(self_ptr + so, y, mask=mask)
+    else:
+        x = tl.load(self_ptr + so, mask=mask)
+        if BF16:
+            # bfloat16 is the upper half of a float32: widening is a shift of the bits
+            y = (x.to(tl.uint16, bitcast=True).to(tl.uint32) << 16).to(tl.float32, bitcast=True)
+        else:
+            y = x.to(scr_ptr.dtype.element_ty)
+        tl.store(scr_ptr + offs, y, mask=mask)
 
 
 def _pow2(n):
@@ -162,6 +205,37 @@ def _coalesce(sizes, strides):
     return out_s, out_t
 
 
+_SCRATCH_RANK = 4
+
+
+def _scratch_copy(self, scratch, to_self):
+    """Copies `scratch` (contiguous, the shape of `self`) into `self` when `to_self`, else
+    `self` into `scratch`, converting the dtype. Only elements of `self` are written, through
+    its strides; a layout that does not fold into four dims is split on its first dim."""
+    n = self.numel()
+    if n == 0:
+        return
+    zs, ts = _coalesce(self.shape, self.stride())
+    if len(zs) > _SCRATCH_RANK:
+        for k in range(self.shape[0]):
+            _scratch_copy(self.select(0, k), scratch.select(0, k), to_self)
+        return
+    if not zs:  # a single element
+        zs, ts = [1], [0]
+    # the bfloat16 rounding applies to the float32 scratch only; a same-dtype copy moves bits
+    bf16 = self.dtype == torch.bfloat16 and scratch.dtype == torch.float32
+    if self.dtype == torch.bool:  # only same-dtype copies reach here with bool
+        self, scratch = self.view(torch.uint8), scratch.view(torch.uint8)
+    zs, ts = zs[::-1], ts[::-1]
+    sizes = zs[:-1] + [1] * (_SCRATCH_RANK - len(zs))
+    strides = ts[:-1] + [0] * (_SCRATCH_RANK - len(ts)) + [ts[-1]]
+    block = 65536 if self.device.type == "cpu" else 4096
+    _scratch_kernel[(triton.cdiv(n, block),)](self, scratch, n, sizes[0], sizes[1], sizes[2],
+                                              strides[0], strides[1], strides[2], strides[3],
+                                              NDIM=len(zs), TO_SELF=to_self,
+                                              BF16=bf16, BLOCK=block, num_warps=4)
+
+
 def _index_put(self, indices, values, accumulate):
     if values.dtype != self.dtype:
         raise RuntimeError("index_put_(): values must have the dtype of self")
@@ -195,7 +269,7 @@ def _index_put(self, indices, values, accumulate):
         wide = acc and self.dtype in _LOW
         scratch = torch.empty(self.shape, dtype=torch.float32 if wide else self.dtype,
                               device=self.device)
-        scratch.copy_(self)
+        _scratch_copy(self, scratch, False)
         dst = scratch.permute(order)
         rs, rst = _coalesce(dst.shape[K:], dst.stride()[K:])
     if len(rs) > 4:
@@ -224,7 +298,7 @@ def _index_put(self, indices, values, accumulate):
                       vals.stride(0), vals.stride(1), ncb, K=K, ACC=acc, BR=br, BC=bc,
                       num_warps=warps)
     if scratch is not None:
-        self.copy_(scratch)
+        _scratch_copy(self, scratch, True)
     return self
 
 
