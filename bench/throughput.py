@@ -1,0 +1,62 @@
+"""Suite wall time split by phase (issue 5, benchmark 1), from `kgb -v eval` progress lines.
+
+usage: python3 bench/throughput.py progress.txt [store.db]
+bench/gpu-eval.sh writes progress.txt: one `kgb -v eval` per chunk of tasks, each with its
+checking phase ("[i/n +Ts] task: checked ..." or a stored verdict) and then its timing phase
+("[timed i/n +Ts] ..."), T counted from the chunk's start. Prints per chunk: tasks, the
+checking phase's length and its last two finishers (the long poles), the timing phase's length
+and seconds per timed candidate; with the store, the candidates' summed import time.
+Only the standard library.
+"""
+
+import re
+import sqlite3
+import sys
+
+LINE = re.compile(r"^\[(timed )?(\d+)/(\d+) \+(\d+)s\] (\S+) ")
+
+
+def chunks(path: str) -> list[dict]:
+    out: list[dict] = []
+    cur: dict | None = None
+    for line in open(path, encoding="utf-8", errors="replace"):
+        m = LINE.match(line)
+        if not m:
+            continue
+        timed, i, n, t, task = m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4)), m.group(5)
+        if not timed and (cur is None or cur["timing"] or i == 1 and cur["check"]):
+            cur = {"check": [], "timing": [], "n": n}
+            out.append(cur)
+        assert cur is not None
+        (cur["timing"] if timed else cur["check"]).append((t, task))
+    return out
+
+
+def main() -> int:
+    cs = chunks(sys.argv[1])
+    if not cs:
+        print("no progress lines")
+        return 2
+    for k, c in enumerate(cs, 1):
+        check_end = max((t for t, _ in c["check"]), default=0)
+        poles = ", ".join(f"{task} +{t}s" for t, task in sorted(c["check"])[-2:])
+        line = f"chunk {k}: {len(c['check'])} tasks checked in {check_end} s (last: {poles})"
+        if c["timing"]:
+            end = max(t for t, _ in c["timing"])
+            first = min(t for t, _ in c["timing"])
+            n = len(c["timing"])
+            # The first timed candidate's time counts from the end of checking.
+            line += (f"; {n} timed in {end - check_end} s ({(end - check_end) / n:.1f} s each;"
+                     f" first at +{first}s)")
+        print(line)
+    if len(sys.argv) > 2:
+        db = sqlite3.connect(sys.argv[2])
+        n, imp, wall = db.execute("SELECT COUNT(*), SUM(import_ms), SUM(wall_ms) FROM evaluations"
+                                  ).fetchone()
+        print(f"store: {n} evaluations, candidate import (module load) {imp / 1e3:.1f} s in all, "
+              f"worker wall time {wall / 1e3:.0f} s in all (checking and timing jobs summed)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
