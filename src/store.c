@@ -42,7 +42,10 @@ static const char schema_sql[] =
 	 * added after schema 1 shipped, created on open like the rest. */
 	"CREATE TABLE IF NOT EXISTS ceilings("
 	"  device TEXT NOT NULL, stack TEXT NOT NULL, value TEXT NOT NULL,"
-	"  measured_at TEXT NOT NULL, PRIMARY KEY(device, stack));";
+	"  measured_at TEXT NOT NULL, PRIMARY KEY(device, stack));"
+	/* Checked candidates awaiting their timing job (store_check_put); added after schema 1. */
+	"CREATE TABLE IF NOT EXISTS checks("
+	"  key TEXT PRIMARY KEY, result TEXT NOT NULL, created_at TEXT NOT NULL);";
 
 static int db_err(struct store *s, struct strbuf *err, const char *what)
 {
@@ -349,6 +352,32 @@ int store_ceilings_get(struct store *s, const char *device, const char *stack, c
 	return r;
 }
 
+int store_check_get(struct store *s, const char *key, char **ret_json, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int r;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT result FROM checks WHERE key = ?", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return db_err(s, err, "looking up a checked candidate");
+	bind_text(st, 1, key);
+	r = step_row(s, st, "looking up a checked candidate", err);
+	if (r == 0)
+		*ret_json = col_text(st, 0);
+	sqlite3_finalize(st);
+	return r;
+}
+
+int store_check_put(struct store *s, const char *key, const char *json, struct strbuf *err)
+{
+	char ts[32];
+	const char *v[] = {key, json, ts};
+
+	now_iso(ts);
+	return exec_texts(s, "INSERT OR REPLACE INTO checks(key, result, created_at) VALUES(?, ?, ?)",
+			  "storing a checked candidate", v, ARRAY_SIZE(v), err);
+}
+
 int store_ceilings_put(struct store *s, const char *device, const char *stack, const char *json,
 		       struct strbuf *err)
 {
@@ -483,6 +512,14 @@ int store_eval_put(struct store *s, long long run_id, const struct store_eval *e
 	r = store_run_link(s, run_id, e, false, err);
 	if (r < 0)
 		goto rollback;
+	{
+		const char *v[] = {e->key};
+
+		/* The check it waited with is part of the evaluation now. */
+		r = exec_texts(s, "DELETE FROM checks WHERE key = ?", "storing a result", v, 1, err);
+		if (r < 0)
+			goto rollback;
+	}
 	return exec_sql(s, "COMMIT;", err);
 rollback:
 	sqlite3_finalize(st);

@@ -82,6 +82,15 @@ int store_run_link(struct store *s, long long run_id, const struct store_eval *e
 int store_eval_entries(struct store *s, const char *key, json_t **ret, struct strbuf *err)
 	KGB_WUR;
 /*
+ * A candidate's checking result kept until its timing job ends (DESIGN §2: a killed run loses
+ * no finished work): a resumed run times it without checking it again. The key is the
+ * evaluation's; store_eval_put() deletes the row once the evaluation is stored. get: a new
+ * string in *ret_json, -ENOENT when there is none.
+ */
+int store_check_put(struct store *s, const char *key, const char *json, struct strbuf *err) KGB_WUR;
+int store_check_get(struct store *s, const char *key, char **ret_json, struct strbuf *err) KGB_WUR;
+
+/*
  * The longest wall time (ms) any stored evaluation of source/task on platform took, whatever
  * the candidate or harness: NAN when there is none. Orders checking jobs (cmd_eval.c).
  */

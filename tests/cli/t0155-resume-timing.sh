@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# A run killed in its timing phase keeps the checks it finished (the store's checks table), so
+# the next run times those candidates without checking them again. The two phases are the
+# GPU's; KGB_TWO_PHASE=1 runs them on the interpreter (its "timing" jobs re-check the timed
+# cases), on a copy of the fixture task with small timed cases.
+. "$(dirname "$0")/lib.sh"
+
+PY=$ROOT/.venv/bin/python
+export KGB_TWO_PHASE=1
+
+setup() {
+	mkdir -p "$TMP/tasks/aten" "$TMP/sol/scale" &&
+	cp -r "$FIXTURES/tasks/aten/scale" "$TMP/tasks/aten/" &&
+	"$PY" - "$TMP/tasks/aten/scale/task.json" <<-'PYEOF' &&
+	import json, sys
+	t = json.load(open(sys.argv[1]))
+	t["entries"][0]["perf"] = {"shape": [[64]]}
+	json.dump(t, open(sys.argv[1], "w"), indent=2)
+	PYEOF
+	cp "$FIXTURES/candidates/scale/good.py" "$TMP/sol/scale/good.py" &&
+	# The workers' Python: kills kgb itself when it is handed a timing job.
+	printf '%s\n' '#!/bin/sh' 'IFS= read -r job' \
+		'case $job in *"\"timing\""*) kill -KILL $PPID; exit 1 ;; esac' \
+		"exec \"$PY\" \"\$@\" <<EOF2" '$job' 'EOF2' >"$TMP/killer" &&
+	chmod +x "$TMP/killer"
+}
+ev() {
+	"$KGB" --tasks "$TMP/tasks" -v eval --platform interpreter --sandbox=off \
+		--solutions "$TMP/sol" --store "$TMP/t.db" "$@"
+}
+count() { sqlite3 "$TMP/t.db" "select count(*) from $1"; }
+
+test_expect_success 'killed while timing: the check is kept, nothing is stored as done' '
+	setup &&
+	expect_status 137 ev --python "$TMP/killer" 2>"$TMP/err1"
+	cat "$TMP/err1" &&
+	grep -q "scale good: checked, 4 cases to time" "$TMP/err1" &&
+	test "$(count checks)" = 1 && test "$(count evaluations)" = 0
+'
+test_expect_success 'the next run only times it, and stores the whole result' '
+	ev --json >"$TMP/r" 2>"$TMP/err2" && cat "$TMP/err2" &&
+	grep -q "1 candidate checked by an earlier run: timing only" "$TMP/err2" &&
+	! grep -q "checked, 4 cases to time" "$TMP/err2" &&
+	grep -q "\[timed 1/1 " "$TMP/err2" &&
+	test "$(json_eval "$TMP/r" "\" \".join(str(recs[0][k]) for k in (\"verdict\", \"cases_passed\", \"cases_total\", \"timed_cases\"))")" = "pass 24 24 4" &&
+	test "$(count checks)" = 0 && test "$(count evaluations)" = 1
+'
+test_done
