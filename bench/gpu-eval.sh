@@ -16,16 +16,17 @@
 # (--cache-root: run twice for a warm cache); KGB_TIMING=cuda_graph picks that method. ceilings.json holds the device's measured copy
 # bandwidth and matrix throughput (runtime/ceilings.py), measured once per call.
 #
-# One call of the device tool may last 600 s, and a candidate is stored only once its timing
-# pass ends (cmd_eval.c), so the tasks go in chunks of KGB_GPU_CHUNK: each chunk is a complete
-# `kgb eval`, stored before the next starts. Stored candidates are reused (content-addressed),
-# so a later call resumes at the first unfinished chunk.
+# One call of the device tool may last 600 s. Nothing finished is lost when a call ends: each
+# candidate's check is kept in the store as it ends (the checks table) and its evaluation once
+# timed, so a later call with the store carried back times what was checked and checks the
+# rest. KGB_GPU_CHUNK (default: all tasks in one `kgb eval`, which keeps every slot busy) splits
+# the tasks into several runs.
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
 export KGB_PYTHON=${KGB_PYTHON:-python3}
 budget=${KGB_GPU_BUDGET:-540}
-chunk=${KGB_GPU_CHUNK:-20}
+chunk=${KGB_GPU_CHUNK:-100000}
 jobs=${KGB_GPU_JOBS:+--jobs $KGB_GPU_JOBS}
 sandbox=${KGB_SANDBOX:+--sandbox=$KGB_SANDBOX}
 cache=${KGB_GPU_CACHE:+--cache-root $KGB_GPU_CACHE}
@@ -59,6 +60,9 @@ for ((i = 0; i < ${#tasks[@]}; i += chunk)); do
 	fi
 done
 end=$(date +%s)
+# Everything into gpu.db itself (no -wal beside it), so that RESUME_DB needs one file.
+$KGB_PYTHON -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute("PRAGMA wal_checkpoint(TRUNCATE)")' \
+	"$out/gpu.db" 2>>"$out/progress.txt"
 if [ "$complete" -eq 1 ]; then
 	build/kgb eval --store "$out/gpu.db" $timing | tee "$out/eval.txt"
 	build/kgb eval --store "$out/gpu.db" $timing --json >"$out/eval.jsonl"
