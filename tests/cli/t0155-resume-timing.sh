@@ -45,4 +45,13 @@ test_expect_success 'the next run only times it, and stores the whole result' '
 	test "$(json_eval "$TMP/r" "\" \".join(str(recs[0][k]) for k in (\"verdict\", \"cases_passed\", \"cases_total\", \"timed_cases\"))")" = "pass 24 24 4" &&
 	test "$(count checks)" = 0 && test "$(count evaluations)" = 1
 '
+test_expect_success 'two phases with shards and a standby timing worker' '
+	cp "$FIXTURES/candidates/scale/wrong_tail.py" "$TMP/sol/scale/" &&
+	{ cat "$FIXTURES/candidates/scale/good.py" && echo "# another"; } >"$TMP/sol/scale/good2.py" &&
+	ev --split 2 --json >"$TMP/r3" 2>"$TMP/err3" && cat "$TMP/err3" &&
+	test "$(json_eval "$TMP/r3" "\", \".join(sorted(\"%s %s %s\" % (r[\"sample\"], r[\"verdict\"], r[\"timed_cases\"]) for r in recs[:-1]))")" = \
+		"good pass 4, good2 pass 4, wrong_tail mismatch 4" &&
+	grep -q "\[timed 1/1 " "$TMP/err3" &&
+	test "$(count checks)" = 0
+'
 test_done
