@@ -19,6 +19,7 @@ labelled in every record, and the two are never mixed in one run.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,8 @@ import torch
 
 from runtime.inputs import BuiltArg, call, clone_args, restore_args
 
-__all__ = ["METHODS", "Timing", "TimingError", "flush_buffer", "time_case", "speedup_ci"]
+__all__ = ["METHODS", "Timing", "TimingError", "flush_buffer", "time_case", "speedup_ci",
+           "wall_gap"]
 
 METHODS = ("events", "cuda_graph")
 
@@ -38,6 +40,9 @@ _BOOT_LEVEL = 0.95
 
 # DESIGN §5: the flush buffer is at least twice the L2, so no input line survives the flush.
 _L2_FACTOR = 2
+
+# The event/wall cross-check: synchronised calls of the candidate.
+_GAP_CALLS = 10
 
 # Calibration: measured time per function the rounds aim at, and the most rounds it may ask.
 # At 100 ms and 200 rounds on the H200 (bench/results/h200-2026-12-03c) most cases took 200
@@ -198,3 +203,27 @@ def time_case(cand: Callable[..., Any], base: Callable[..., Any], inputs: Sequen
     last = TimedCall(timed["cand"].out, timed["cand"].args)
     return Timing(base_ms, cand_ms, base_iqr, cand_iqr, speedup,
                   speedup_ci(base_all, cand_all), n, method), last
+
+
+def wall_gap(fn: Callable[..., Any], inputs: Sequence[BuiltArg],
+             flush: torch.Tensor) -> tuple[float, float]:
+    """The event/wall cross-check (issue 4): _GAP_CALLS calls, each bracketed by events on the
+    current stream and by the host clock up to a device-wide synchronize. An honest call's wall
+    time is its event time plus microseconds (both span the call, launch gaps included); work
+    the events do not cover (another stream, deferred work) shows as a larger wall time.
+    Returns the medians (wall, event) in ms."""
+    walls, evs = [], []
+    for _ in range(_GAP_CALLS):
+        args = clone_args(inputs)
+        flush.zero_()
+        torch.cuda.synchronize()
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        t0 = time.perf_counter()
+        start.record()
+        call(fn, args)
+        end.record()
+        torch.cuda.synchronize()
+        walls.append((time.perf_counter() - t0) * 1e3)
+        evs.append(start.elapsed_time(end))
+    return float(np.median(walls)), float(np.median(evs))

@@ -44,7 +44,7 @@ from runtime.inputs import ArgSpec, BuiltArg, build_args, call, clone_args, pars
 from runtime.mutants import MUTANTS
 from runtime.mutants import apply as apply_mutant
 from runtime.timing import METHODS as TIMING_METHODS
-from runtime.timing import TimingError, flush_buffer, time_case
+from runtime.timing import TimingError, flush_buffer, time_case, wall_gap
 
 __all__ = ["PROTOCOL", "EntrySpec", "CaseSpec", "Job", "CaseReport", "parse_job", "main"]
 
@@ -157,6 +157,8 @@ class CaseReport:
     timed_output_ok: bool | None = None
     rounds: int | None = None  # the calibrated count of timed rounds (runtime.timing)
     timing: str | None = None  # the method, or why the case has no time
+    wall_ms: float | None = None  # event/wall cross-check (runtime.timing.wall_gap): medians
+    wall_event_ms: float | None = None
 
 
 @dataclass(frozen=True)
@@ -736,6 +738,8 @@ class Evaluator:
             timing, last = time_case(cand_fn, ref_fn, inputs, self.job.warmup or 0,
                                      self.job.rounds or 1, self._flush, self.job.timing_method)
             ok = verify(last.output, last.args)
+            # Recorded, not yet judged: the gap on honest kernels is to be measured first.
+            wall_ms, event_ms = wall_gap(cand_fn, inputs, self._flush)
         except TimingError as e:
             # The method cannot time this call (a sync inside a CUDA graph capture): the case
             # stays checked and passing, with no time; the record says why.
@@ -752,7 +756,8 @@ class Evaluator:
                        speedup=timing.speedup, timed_output_ok=ok,
                        speedup_ci_low=timing.speedup_ci[0] if timing.speedup_ci else None,
                        speedup_ci_high=timing.speedup_ci[1] if timing.speedup_ci else None,
-                       rounds=timing.rounds, timing=timing.method), False
+                       rounds=timing.rounds, timing=timing.method, wall_ms=wall_ms,
+                       wall_event_ms=event_ms), False
 
 
 def _did_nothing(out: Any, args: tuple[BuiltArg, ...], pristine: tuple[BuiltArg, ...],
