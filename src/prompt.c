@@ -95,9 +95,17 @@ void prompt_build(const struct task *t, const char *platform, struct strbuf *out
 		      "\n## Rules\n\n"
 		      "- Do the computation in Triton kernels (`@triton.jit`). From torch use only "
 		      "allocation (torch.empty, torch.empty_like, ...), metadata (shape, stride, "
-		      "dtype, device) and views; no torch compute operations.\n"
-		      "- Inputs may be non-contiguous (transposed, strided, with a storage offset), "
-		      "0-dimensional or empty. Do not modify inputs unless the operation is in place.\n"
+		      "dtype, device) and views; no torch compute operations.\n");
+	/* ATen ops take any layout; vLLM's and cuBLAS's state theirs in the semantics. */
+	if (!strcmp(t->source, "aten"))
+		strbuf_addstr(out, "- Inputs may be non-contiguous (transposed, strided, with a "
+				   "storage offset), 0-dimensional or empty. Do not modify inputs "
+				   "unless the operation is in place.\n");
+	else
+		strbuf_addstr(out, "- Tensors have the layouts the semantics above state. Write "
+				   "only the arguments the operation writes; leave the others as they "
+				   "are.\n");
+	strbuf_addstr(out,
 		      "- Return outputs with the dtype, shape and device the operation defines.\n"
 		      "- Reply with one Python code block holding the whole module, and no tests.\n");
 	strbuf_addf(out, "\n## Platform: %s\n\n%s\n", platform, platform_fragment(platform));

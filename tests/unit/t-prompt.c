@@ -59,7 +59,43 @@ static void test_no_argument_types(void **state)
 	strbuf_release(&out);
 }
 
+/* The prompt of a one-entry task of `source`, in *out. */
+static void build_for_source(void **state, const char *source, struct strbuf *out)
+{
+	struct unit_fx *fx = *state;
+	struct strbuf spec = STRBUF_INIT;
+
+	strbuf_addf(&spec, "{'schema': 1, 'op': 'foo', 'source': '%s', 'entries': [{'name': 'f', "
+			   "'signature': 'f(Tensor self)', 'args': [" ARG_X "]}]}",
+		    source);
+	prompt_build(unit_fx_load_in(fx, source, spec.buf), "cuda", out);
+	strbuf_release(&spec);
+}
+
+/* The layout rule: any layout for ATen ops; the stated ones for vLLM's (its kernels' own). */
+static void test_layout_rule_aten(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	build_for_source(state, "aten", &out);
+	assert_contains(out.buf, "- Inputs may be non-contiguous");
+	assert_null(strstr(out.buf, "layouts the semantics above state"));
+	strbuf_release(&out);
+}
+
+static void test_layout_rule_vllm(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	build_for_source(state, "vllm", &out);
+	assert_contains(out.buf, "- Tensors have the layouts the semantics above state");
+	assert_null(strstr(out.buf, "non-contiguous"));
+	strbuf_release(&out);
+}
+
 static const struct CMUnitTest tests[] = {
+	unit_test_fx(test_layout_rule_aten),
+	unit_test_fx(test_layout_rule_vllm),
 	unit_test_fx(test_argument_types),
 	unit_test_fx(test_no_argument_types),
 };

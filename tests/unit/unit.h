@@ -215,17 +215,27 @@ static inline int unit_fx_reload(struct unit_fx *fx)
 	return catalog_load(fx->root, &fx->cat, &fx->errs);
 }
 
-/* Writes `spec_sq` as aten/foo, loads it and asserts it is valid; the task is borrowed. */
-static inline const struct task *unit_fx_load(struct unit_fx *fx, const char *spec_sq)
+/*
+ * Writes `spec_sq` as <source>/foo, loads it and asserts it is valid; the task is borrowed.
+ * The spec's own "source" must be `source`.
+ */
+static inline const struct task *unit_fx_load_in(struct unit_fx *fx, const char *source,
+						 const char *spec_sq)
 {
 	const struct task *t;
 
-	unit_write_task(fx->root, "aten", "foo", spec_sq);
+	unit_write_task(fx->root, source, "foo", spec_sq);
 	if (unit_fx_reload(fx) != 0)
 		fail_msg("task does not load:\n%s", fx->errs.buf);
 	t = catalog_find(fx->cat, "foo");
 	assert_non_null(t);
 	return t;
+}
+
+/* unit_fx_load_in() of an ATen task. */
+static inline const struct task *unit_fx_load(struct unit_fx *fx, const char *spec_sq)
+{
+	return unit_fx_load_in(fx, "aten", spec_sq);
 }
 
 #define unit_test_fx(f) cmocka_unit_test_setup_teardown(f, unit_fx_setup, unit_fx_teardown)
