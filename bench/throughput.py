@@ -24,10 +24,11 @@ def chunks(path: str) -> list[dict]:
         if not m:
             continue
         timed, i, n, t, task = m.group(1), int(m.group(2)), int(m.group(3)), int(m.group(4)), m.group(5)
-        if not timed and (cur is None or cur["timing"] or i == 1 and cur["check"]):
+        # A chunk starts at its first checking line, or at a timed line when an earlier run
+        # checked everything (a resumed run that only times).
+        if cur is None or not timed and (cur["timing"] or i == 1 and cur["check"]):
             cur = {"check": [], "timing": [], "n": n}
             out.append(cur)
-        assert cur is not None
         (cur["timing"] if timed else cur["check"]).append((t, task))
     return out
 
