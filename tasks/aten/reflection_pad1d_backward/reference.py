@@ -16,5 +16,10 @@ def reflection_pad1d_backward(grad_output: torch.Tensor, self: torch.Tensor,
 
 def reflection_pad1d_backward_grad_input(grad_output: torch.Tensor, self: torch.Tensor, padding,
                                          *, grad_input: torch.Tensor) -> torch.Tensor:
-    return torch.ops.aten.reflection_pad1d_backward.grad_input(grad_output, self, padding,
-                                                               grad_input=grad_input)
+    # Not the .grad_input overload itself: ATen's CUDA kernel writes grad_input as if it were
+    # contiguous (its meta function requests no strides, so no contiguous proxy is made), and
+    # with a transposed or strided grad_input it scatters the values to the wrong places (H200,
+    # torch 2.11: bench/results/h200-2026-12-03d). out= means the functional result stored
+    # into grad_input through its strides, which is this.
+    grad_input.copy_(torch.ops.aten.reflection_pad1d_backward(grad_output, self, padding))
+    return grad_input

@@ -32,19 +32,9 @@ def _start(i, IN, OUT, s, MODE: tl.constexpr):
 
 
 @triton.jit
-def _scale(IN, OUT, given, HAS: tl.constexpr):
-    if HAS:
-        s = given
-    else:
-        s = IN.to(tl.float32) / OUT.to(tl.float32)
-    return s
-
-
-@triton.jit
 def _upsample_nearest2d_bw_kernel(go_ptr, gi_ptr, total, C, IH, IW, OH, OW,
                                   s_on, s_oc, s_oh, s_ow, s_in, s_ic, s_ih, s_iw,
-                                  given_h, given_w,
-                                  HAS_H: tl.constexpr, HAS_W: tl.constexpr,
+                                  sh, sw,
                                   MODE_H: tl.constexpr, MODE_W: tl.constexpr,
                                   BLOCK: tl.constexpr):
     pid = tl.program_id(0)
@@ -56,8 +46,6 @@ def _upsample_nearest2d_bw_kernel(go_ptr, gi_ptr, total, C, IH, IW, OH, OW,
     r = r // IH
     c = r % C
     n = r // C
-    sh = _scale(IH, OH, given_h, HAS_H)
-    sw = _scale(IW, OW, given_w, HAS_W)
     h0 = _start(ih, IH, OH, sh, MODE_H)
     h1 = tl.where(ih + 1 < IH, _start(ih + 1, IH, OH, sh, MODE_H), OH)
     w0 = _start(iw, IW, OW, sw, MODE_W)
@@ -104,16 +92,19 @@ def _bw_into(grad_output, output_size, input_size, scales_h, scales_w, grad_inpu
     total = grad_input.numel()
     if total == 0:
         return grad_input
-    has_h = scales_h is not None and scales_h > 0
-    has_w = scales_w is not None and scales_w > 0
+    # The scale is computed here, not in the kernel: Triton divides float32 approximately on
+    # NVIDIA GPUs (div.full.f32), and one ulp off ATen's scale moves floor(o * s) at run
+    # boundaries. in / out in double, rounded once to float32 when passed, is the correctly
+    # rounded float32 quotient ATen computes.
+    sh = 1.0 / scales_h if scales_h is not None and scales_h > 0 else IH / max(OH, 1)
+    sw = 1.0 / scales_w if scales_w is not None and scales_w > 0 else IW / max(OW, 1)
     block = 256 if grad_output.device.type != "cpu" else 4096
     grid = (triton.cdiv(total, block),)
     _upsample_nearest2d_bw_kernel[grid](
         grad_output, grad_input, total, C, IH, IW, OH, OW,
         grad_output.stride(0), grad_output.stride(1), grad_output.stride(2), grad_output.stride(3),
         grad_input.stride(0), grad_input.stride(1), grad_input.stride(2), grad_input.stride(3),
-        1.0 / scales_h if has_h else 1.0, 1.0 / scales_w if has_w else 1.0,
-        HAS_H=has_h, HAS_W=has_w, MODE_H=_mode(IH, OH), MODE_W=_mode(IW, OW),
+        sh, sw, MODE_H=_mode(IH, OH), MODE_W=_mode(IW, OW),
         BLOCK=block, num_warps=4)
     return grad_input
 
