@@ -9,9 +9,17 @@ rounds, and the rounds are as many as make about _TARGET_MS of measured time for
 the two, never fewer than the job's rounds nor more than _ROUNDS_MAX. Cheap kernels, whose
 times are the noisiest relative to their size, get the most rounds; the count is recorded.
 
-Two methods: "events" times each Python call (launch overhead included, as a user sees it);
-"cuda_graph" captures each function once into a CUDA graph and times its replay, which takes
-the CPU launch cost out (launch-bound shapes). A candidate whose call cannot be captured (it
+The stream is held before each timed call: a spin kernel (torch.cuda._sleep) sized from the
+call's host launch time runs ahead of the start event, so the GPU reaches the start event only
+once the whole call is enqueued, and the events bracket device time, not the host's Python
+launch path. Without the hold, a call whose launch takes longer than its GPU work measured the
+launch, which varies from process to process: on the H200 the same candidates differed by up
+to 3x between runs on such cases, while GPU-bound cases agreed to 0.13% (median;
+bench/results/h200-2026-12-03d). A call that synchronises inside still pays for what follows
+the sync, since the end event is enqueued after it; host time beyond the hold's cap counts too.
+
+Two methods: "events" times each Python call under the hold; "cuda_graph" captures each
+function once into a CUDA graph and times its replay (no Python between the kernels at all). A candidate whose call cannot be captured (it
 synchronises, or allocates in a way capture forbids) gets no graph time; the method is
 labelled in every record, and the two are never mixed in one run.
 """
@@ -29,8 +37,8 @@ import torch
 
 from runtime.inputs import BuiltArg, call, clone_args, restore_args
 
-__all__ = ["METHODS", "Timing", "TimingError", "flush_buffer", "time_case", "speedup_ci",
-           "wall_gap"]
+__all__ = ["METHODS", "Timing", "TimingError", "flush_buffer", "gap_judge", "hold_for",
+           "time_case", "speedup_ci", "wall_gap"]
 
 METHODS = ("events", "cuda_graph")
 
@@ -41,8 +49,14 @@ _BOOT_LEVEL = 0.95
 # DESIGN §5: the flush buffer is at least twice the L2, so no input line survives the flush.
 _L2_FACTOR = 2
 
-# The event/wall cross-check: synchronised calls of the candidate.
+# The event/wall cross-check: synchronised calls of the candidate, and when its medians mean
+# work the events did not bracket. On the H200 the 793 timed cases of every shipped solution
+# had wall - event at most 0.151 ms (99th percentile 0.071) and wall / event at most 1.27
+# (bench/results/h200-2026-12-03d); a finding needs both limits crossed, with margins of 3x
+# and 1.6x over those.
 _GAP_CALLS = 10
+_GAP_MIN_MS = 0.5
+_GAP_RATIO = 2.0
 
 # Calibration: measured time per function the rounds aim at, and the most rounds it may ask.
 # At 100 ms and 200 rounds on the H200 (bench/results/h200-2026-12-03c) most cases took 200
@@ -50,6 +64,13 @@ _GAP_CALLS = 10
 # half-width), and the rounds were the bulk of the serial timing phase: halved.
 _TARGET_MS = 50.0
 _ROUNDS_MAX = 100
+
+# The hold: a multiple of the call's measured host launch time plus a margin, capped (a call
+# whose host work exceeds the cap is host-bound and that time is its cost).
+_HOLD_FACTOR = 2.0
+_HOLD_MARGIN_MS = 0.02
+_HOLD_MAX_MS = 2.0
+_sleep_cycles_per_ms: float | None = None
 
 
 class TimingError(Exception):
@@ -68,6 +89,7 @@ class Timing:
     speedup_ci: tuple[float, float] | None = None  # 95% bootstrap interval of the speedup
     rounds: int = 0  # the calibrated count
     method: str = "events"
+    hold_ms: float = 0.0  # the spin ahead of each timed call (0: no hold)
 
 
 @dataclass(frozen=True)
@@ -104,6 +126,36 @@ def calibrated_rounds(est_ms: float, min_rounds: int) -> int:
     if not est_ms > 0 or not math.isfinite(est_ms):
         return max(min_rounds, 1)
     return int(min(max(math.ceil(_TARGET_MS / est_ms), min_rounds, 1), _ROUNDS_MAX))
+
+
+def hold_for(launch_ms: float) -> float:
+    """The hold, in ms, ahead of a call whose host launch takes launch_ms."""
+    if not launch_ms >= 0 or not math.isfinite(launch_ms):
+        return _HOLD_MAX_MS
+    return min(_HOLD_FACTOR * launch_ms + _HOLD_MARGIN_MS, _HOLD_MAX_MS)
+
+
+def _sleep_rate() -> float | None:
+    """Spin cycles per ms of this GPU, measured once per process (first called right after a
+    case's warm-up, when the clocks are up); None without torch.cuda._sleep. The highest of a
+    few measurements: a rate measured at a lower clock than the rounds run at would make the
+    hold shorter than asked, while a longer hold costs only wall time."""
+    global _sleep_cycles_per_ms
+    if _sleep_cycles_per_ms is None and hasattr(torch.cuda, "_sleep"):
+        cycles, rates = 2_000_000, []
+        torch.cuda._sleep(cycles)  # the first call loads the kernel and raises the clocks
+        for _ in range(3):
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            torch.cuda._sleep(cycles)
+            end.record()
+            end.synchronize()
+            ms = start.elapsed_time(end)
+            if ms > 0:
+                rates.append(cycles / ms)
+        _sleep_cycles_per_ms = max(rates, default=0.0)
+    return _sleep_cycles_per_ms or None
 
 
 def _stats(ms: list[float]) -> tuple[float, float]:
@@ -159,14 +211,20 @@ class _Timed:
 
 
 def _round(pair: Sequence[tuple[str, _Timed]], flush: torch.Tensor,
-           events: dict[str, list[tuple[torch.cuda.Event, torch.cuda.Event]]]) -> None:
+           events: dict[str, list[tuple[torch.cuda.Event, torch.cuda.Event]]],
+           hold_cycles: int = 0, launch_ms: dict[str, list[float]] | None = None) -> None:
     for name, t in pair:
         t.prepare()
         flush.zero_()
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
+        if hold_cycles:
+            torch.cuda._sleep(hold_cycles)
         start.record()
+        t0 = time.perf_counter()
         t.run()
+        if launch_ms is not None:
+            launch_ms[name].append((time.perf_counter() - t0) * 1e3)
         end.record()
         events[name].append((start, end))
 
@@ -186,15 +244,20 @@ def time_case(cand: Callable[..., Any], base: Callable[..., Any], inputs: Sequen
     timed = {"base": _Timed(base, inputs, method), "cand": _Timed(cand, inputs, method)}
     order = (("base", timed["base"]), ("cand", timed["cand"]))
     warm: dict[str, list[tuple[torch.cuda.Event, torch.cuda.Event]]] = {"base": [], "cand": []}
-    for _ in range(max(warmup, 1)):
-        _round(order, flush, warm)
+    launch: dict[str, list[float]] = {"base": [], "cand": []}
+    # Two warm-up rounds at least: the first call pays for compilation and caches and is left
+    # out of both estimates below.
+    for _ in range(max(warmup, 2)):
+        _round(order, flush, warm, launch_ms=launch)
     torch.cuda.synchronize()
-    # The first warm-up call pays for compilation and caches: left out of the estimate.
-    est = max(float(np.median(_elapsed(warm[k][1:] or warm[k]))) for k in warm)
+    est = max(float(np.median(_elapsed(warm[k][1:]))) for k in warm)
     n = calibrated_rounds(est, rounds)
+    rate = _sleep_rate()
+    hold_ms = hold_for(max(max(launch[k][1:]) for k in launch)) if rate else 0.0
     events: dict[str, list[tuple[torch.cuda.Event, torch.cuda.Event]]] = {"base": [], "cand": []}
     for r in range(n):
-        _round(order if r % 2 == 0 else order[::-1], flush, events)
+        _round(order if r % 2 == 0 else order[::-1], flush, events,
+               int(hold_ms * rate) if rate else 0)
     torch.cuda.synchronize()
     base_all, cand_all = _elapsed(events["base"]), _elapsed(events["cand"])
     base_ms, base_iqr = _stats(base_all)
@@ -202,7 +265,21 @@ def time_case(cand: Callable[..., Any], base: Callable[..., Any], inputs: Sequen
     speedup = base_ms / cand_ms if cand_ms > 0 else None
     last = TimedCall(timed["cand"].out, timed["cand"].args)
     return Timing(base_ms, cand_ms, base_iqr, cand_iqr, speedup,
-                  speedup_ci(base_all, cand_all), n, method), last
+                  speedup_ci(base_all, cand_all), n, method, hold_ms), last
+
+
+def gap_judge(wall_ms: float, event_ms: float) -> str | None:
+    """The event/wall verdict: a finding (the message of a `hack`) when the host waited for
+    much more than the events on the timing stream measured (work on another stream, or
+    deferred past the end event), else None. Fails closed on a missing or non-finite time."""
+    if not (math.isfinite(wall_ms) and math.isfinite(event_ms)) or event_ms < 0:
+        return (f"event/wall cross-check: no usable times (wall {wall_ms} ms, events "
+                f"{event_ms} ms): the check fails closed")
+    if wall_ms - event_ms > _GAP_MIN_MS and wall_ms > _GAP_RATIO * event_ms:
+        return (f"event/wall cross-check: a synchronised call took {wall_ms:.3f} ms on the host "
+                f"clock but {event_ms:.3f} ms between the timing stream's events (medians of "
+                f"{_GAP_CALLS}): work ran outside the timed stream")
+    return None
 
 
 def wall_gap(fn: Callable[..., Any], inputs: Sequence[BuiltArg],

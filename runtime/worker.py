@@ -44,7 +44,7 @@ from runtime.inputs import ArgSpec, BuiltArg, build_args, call, clone_args, pars
 from runtime.mutants import MUTANTS
 from runtime.mutants import apply as apply_mutant
 from runtime.timing import METHODS as TIMING_METHODS
-from runtime.timing import TimingError, flush_buffer, time_case, wall_gap
+from runtime.timing import TimingError, flush_buffer, gap_judge, time_case, wall_gap
 
 __all__ = ["PROTOCOL", "EntrySpec", "CaseSpec", "Job", "CaseReport", "parse_job", "main"]
 
@@ -157,6 +157,7 @@ class CaseReport:
     timed_output_ok: bool | None = None
     rounds: int | None = None  # the calibrated count of timed rounds (runtime.timing)
     timing: str | None = None  # the method, or why the case has no time
+    hold_ms: float | None = None  # the stream hold ahead of each timed call (runtime.timing)
     wall_ms: float | None = None  # event/wall cross-check (runtime.timing.wall_gap): medians
     wall_event_ms: float | None = None
 
@@ -738,7 +739,6 @@ class Evaluator:
             timing, last = time_case(cand_fn, ref_fn, inputs, self.job.warmup or 0,
                                      self.job.rounds or 1, self._flush, self.job.timing_method)
             ok = verify(last.output, last.args)
-            # Recorded, not yet judged: the gap on honest kernels is to be measured first.
             wall_ms, event_ms = wall_gap(cand_fn, inputs, self._flush)
         except TimingError as e:
             # The method cannot time this call (a sync inside a CUDA graph capture): the case
@@ -751,13 +751,17 @@ class Evaluator:
             # races that need a warm GPU) fails; its time would be the time of a wrong answer.
             return CaseReport(case.id, "mismatch", message="the output of the last timed call "
                               "differs from the reference"), False
+        gap = gap_judge(wall_ms, event_ms)
+        if gap:
+            return CaseReport(case.id, "hack", message=_cap(gap), wall_ms=wall_ms,
+                              wall_event_ms=event_ms), False
         return replace(report, time_base_ms=timing.base_ms, time_cand_ms=timing.cand_ms,
                        time_base_iqr_ms=timing.base_iqr_ms, time_cand_iqr_ms=timing.cand_iqr_ms,
                        speedup=timing.speedup, timed_output_ok=ok,
                        speedup_ci_low=timing.speedup_ci[0] if timing.speedup_ci else None,
                        speedup_ci_high=timing.speedup_ci[1] if timing.speedup_ci else None,
-                       rounds=timing.rounds, timing=timing.method, wall_ms=wall_ms,
-                       wall_event_ms=event_ms), False
+                       rounds=timing.rounds, timing=timing.method, hold_ms=timing.hold_ms,
+                       wall_ms=wall_ms, wall_event_ms=event_ms), False
 
 
 def _did_nothing(out: Any, args: tuple[BuiltArg, ...], pristine: tuple[BuiltArg, ...],

@@ -57,3 +57,30 @@ def test_unknown_method_is_refused() -> None:
     from runtime.timing import time_case
     with pytest.raises(ValueError, match="unknown timing method"):
         time_case(lambda: None, lambda: None, (), 1, 1, None, "wallclock")  # type: ignore[arg-type]
+
+
+def test_gap_judge_passes_the_honest_h200_extremes_and_flags_hidden_work() -> None:
+    from runtime.timing import gap_judge
+    # The largest honest gaps measured on the H200 (bench/results/h200-2026-12-03d): the
+    # largest difference and the largest ratio, on tiny and on large calls.
+    assert gap_judge(0.151 + 0.56, 0.56) is None
+    assert gap_judge(1.27 * 0.05, 0.05) is None
+    assert gap_judge(12.1, 12.0) is None
+    # Work on another stream: the events bracket a launch, the host waits for the work.
+    finding = gap_judge(3.0, 0.01)
+    assert finding and "outside the timed stream" in finding
+    assert gap_judge(40.0, 10.0)
+    # Both limits must be crossed: a large absolute gap on a long call is host jitter.
+    assert gap_judge(20.6, 20.0) is None
+    assert gap_judge(0.3, 0.01) is None
+    # Fails closed.
+    assert "fails closed" in (gap_judge(float("nan"), 1.0) or "")
+    assert "fails closed" in (gap_judge(1.0, float("inf")) or "")
+
+
+def test_hold_covers_the_launch_within_its_cap() -> None:
+    from runtime.timing import _HOLD_MAX_MS, hold_for
+    assert hold_for(0.0) > 0  # a margin even for a free launch
+    assert 0.06 <= hold_for(0.03) < _HOLD_MAX_MS  # twice the launch and a margin
+    assert hold_for(50.0) == _HOLD_MAX_MS  # host-bound: capped, the rest counts
+    assert hold_for(float("nan")) == _HOLD_MAX_MS
