@@ -1,4 +1,4 @@
-"""Shipped solution for aten::rot90: one strided gather-copy kernel.
+"""Shipped solution for aten::rot90: a tiled transpose for quarter turns, else a strided gather-copy.
 
 A rotation by k quarter turns in the plane (d0, d1) is a flip and a transpose: k = 1 flips d1 and
 swaps d0 and d1, k = 2 flips both, k = 3 flips d0 and swaps. So the rotated tensor is the input
@@ -6,7 +6,9 @@ read with permuted strides, negated on the flipped dimensions, from a base moved
 element of those dimensions. The kernel walks the output's logical elements (up to 6 dims,
 padded with size-1 dims), computes both the source offset (signed strides) and the destination
 offset (the output's strides, so a non-contiguous `out` is written in place) and copies values
-bit for bit (bool through a uint8 view).
+bit for bit (bool through a uint8 view). Quarter turns whose source's contiguous dim becomes the
+output's second-to-last dim, with the leading dims mergeable into one, take a tiled kernel
+instead (see _rot90_tile_kernel).
 """
 
 import torch
@@ -40,7 +42,44 @@ def _rot90_kernel(src_ptr, dst_ptr, total, base,
     tl.store(dst_ptr + dst, v, mask=ok)
 
 
+@triton.jit
+def _rot90_tile_kernel(src_ptr, dst_ptr, base, R, C, sb, s_c, tb, t_r, t_c,
+                       NEG: tl.constexpr, BR: tl.constexpr, BC: tl.constexpr):
+    # out[b, r, c] = src[base + b*sb + r*(+-1) + c*s_c]: the source's contiguous dim is the
+    # output's row dim. Tiles are read along rows (unit stride, written as `+ t` so that the
+    # compiler sees it) and written along columns; the compiler transposes through shared
+    # memory in between.
+    t = tl.arange(0, BR)
+    r_top = tl.program_id(0).to(tl.int64) * BR
+    if NEG:
+        rows = r_top + BR - 1 - t
+        src_rows = -(r_top + BR - 1) + t
+    else:
+        rows = r_top + t
+        src_rows = rows
+    cols = tl.program_id(1).to(tl.int64) * BC + tl.arange(0, BC)
+    b = tl.program_id(2).to(tl.int64)
+    m = (rows < R)[:, None] & (cols < C)[None, :]
+    v = tl.load(src_ptr + (base + b * sb) + src_rows[:, None] + cols[None, :] * s_c, mask=m)
+    tl.store(dst_ptr + b * tb + rows[:, None] * t_r + cols[None, :] * t_c, v, mask=m)
+
+
+def _batch(sizes, sstr, dstr):
+    """(count, source stride, destination stride) of dims 0..3 merged into one, or None."""
+    dims = [d for d in range(4) if sizes[d] != 1]
+    if not dims:
+        return 1, 0, 0
+    for a, b in zip(dims, dims[1:]):
+        if b != a + 1 or sstr[a] != sstr[b] * sizes[b] or dstr[a] != dstr[b] * sizes[b]:
+            return None
+    n = 1
+    for d in dims:
+        n *= sizes[d]
+    return n, sstr[dims[-1]], dstr[dims[-1]]
+
+
 _MAX_DIMS = 6
+_TILE = 64
 
 
 def _rot90_into(self, k, dims, out):
@@ -89,6 +128,18 @@ def _rot90_into(self, k, dims, out):
     src, dst = self, out
     if self.dtype == torch.bool:
         src, dst = self.view(torch.uint8), out.view(torch.uint8)
+    merged = _batch(sizes, sstr, dstr)
+    if (merged and abs(sstr[4]) == 1 and abs(sstr[5]) != 1 and merged[0] <= 65535
+            and triton.cdiv(sizes[5], _TILE) <= 65535):
+        # A quarter turn whose source rows are the output's columns: a tiled transpose, so that
+        # both the reads and the writes are coalesced (the element-wise walk below reads one
+        # element per row of the source: 0.34x of ATen on 8192^2 on an H200,
+        # bench/results/h200-2026-12-03d).
+        nb, sb, tb = merged
+        grid = (triton.cdiv(sizes[4], _TILE), triton.cdiv(sizes[5], _TILE), nb)
+        _rot90_tile_kernel[grid](src, dst, base, sizes[4], sizes[5], sb, sstr[5], tb, dstr[4],
+                                 dstr[5], NEG=sstr[4] < 0, BR=_TILE, BC=_TILE, num_warps=4)
+        return out
     block = 1024 if self.device.type != "cpu" else 65536
     grid = (triton.cdiv(total, block),)
     _rot90_kernel[grid](src, dst, total, base,

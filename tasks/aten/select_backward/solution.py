@@ -1,10 +1,14 @@
-"""Shipped solution for aten::select_backward: one elementwise kernel over the result.
+"""Shipped solution for aten::select_backward: a zero fill of the result, then the gradient
+written into the selected slice.
 
-The result (shape `input_sizes`) is seen as (pre, n, post) around `dim`; an element at position
-j == index along `dim` takes grad_output at (pre, post), every other element is zero. grad_output
-is read through its own strides (up to four dims; more are read from a contiguous copy), so a
-non-contiguous gradient is not copied. The result is written contiguously (into a staging tensor
-first when an `out=` tensor is not contiguous).
+The result (shape `input_sizes`) is seen as (pre, n, post) around `dim`; the element at (pre,
+index, post) takes grad_output at (pre, post), every other element is zero. Two kernels: the fill
+is a plain store with no index arithmetic (the bulk of the bytes; an earlier single kernel that
+decoded every result element's position with 64-bit division ran at 1/23 of ATen's speed on an
+H200, bench/results/h200-2026-12-03d), and the slice kernel runs over grad_output's elements
+only, reading it through its own strides (up to four dims; more are read from a contiguous
+copy). The result is written contiguously (into a staging tensor first when an `out=` tensor is
+not contiguous).
 """
 
 import torch
@@ -13,24 +17,28 @@ import triton.language as tl
 
 
 @triton.jit
-def _select_backward_kernel(g_ptr, out_ptr, total, N, POST, index, G1, G2, G3,
-                            gs0, gs1, gs2, gs3, BLOCK: tl.constexpr):
+def _zero_kernel(out_ptr, total, BLOCK: tl.constexpr):
     offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
-    m = offs < total
-    post = offs % POST
-    t = offs // POST
-    j = t % N
-    pre = t // N
-    g = pre * POST + post
-    g3 = g % G3
-    g = g // G3
+    tl.store(out_ptr + offs, tl.zeros((BLOCK,), dtype=out_ptr.dtype.element_ty), mask=offs < total)
+
+
+@triton.jit
+def _slice_kernel(g_ptr, out_ptr, gtotal, N, POST, index, G1, G2, G3,
+                  gs0, gs1, gs2, gs3, BLOCK: tl.constexpr):
+    # k runs over grad_output's elements in (pre, post) order; the result's element is
+    # (pre, index, post), contiguous.
+    k = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    m = k < gtotal
+    g3 = k % G3
+    g = k // G3
     g2 = g % G2
     g = g // G2
     g1 = g % G1
     g0 = g // G1
-    hit = m & (j == index)
-    v = tl.load(g_ptr + (g0 * gs0 + g1 * gs1 + g2 * gs2 + g3 * gs3), mask=hit, other=0)
-    tl.store(out_ptr + offs, v, mask=m)
+    v = tl.load(g_ptr + (g0 * gs0 + g1 * gs1 + g2 * gs2 + g3 * gs3), mask=m, other=0)
+    post = k % POST
+    pre = k // POST
+    tl.store(out_ptr + (pre * N + index) * POST + post, v, mask=m)
 
 
 def _select_backward_into(grad_output, input_sizes, dim, index, out):
@@ -64,9 +72,12 @@ def _select_backward_into(grad_output, input_sizes, dim, index, out):
     dst = out if out.is_contiguous() else torch.empty(sizes, dtype=out.dtype, device=out.device)
     block = 4096 if out.device.type != "cpu" else 65536
     block = min(block, triton.next_power_of_2(total))
-    grid = (triton.cdiv(total, block),)
-    _select_backward_kernel[grid](g, dst, total, n, post, index, gsz[1], gsz[2], gsz[3],
-                                  gst[0], gst[1], gst[2], gst[3], BLOCK=block)
+    _zero_kernel[(triton.cdiv(total, block),)](dst, total, BLOCK=block)
+    gtotal = total // n
+    gblock = min(1024 if out.device.type != "cpu" else 65536, triton.next_power_of_2(gtotal))
+    _slice_kernel[(triton.cdiv(gtotal, gblock),)](g, dst, gtotal, n, post, index, gsz[1], gsz[2],
+                                                  gsz[3], gst[0], gst[1], gst[2], gst[3],
+                                                  BLOCK=gblock)
     if dst is not out:
         out.copy_(dst)
     return out
