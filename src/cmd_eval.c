@@ -145,8 +145,9 @@ static void usage(void)
 	       "                    facility this machine allows, the others named on stderr),\n"
 	       "                    strict (all of them or exit 4), off (process group, timeout\n"
 	       "                    and plain limits only)\n"
-	       "  --memory-limit MIB  address space per worker on the interpreter (default: the\n"
-	       "                    RAM divided by the slots, at least 4096); cuda: not enforced\n"
+	       "  --memory-limit MIB  memory per worker (default: the RAM divided by the slots, at\n"
+	       "                    least 4096): address space, or on cuda private writable\n"
+	       "                    memory (RLIMIT_DATA; CUDA reserves terabytes of addresses)\n"
 	       "  --force           re-evaluate even when a stored result exists\n"
 	       "  --exit-status     exit 1 when any candidate does not pass\n"
 	       "  --json            JSON lines: kgb.eval.v1 per candidate, then kgb.summary.v1\n");
@@ -1033,7 +1034,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	so.slot_devices = (const char *const *)slot_dev;
 	so.box = box;
 	sched_default_limits(&so.limits, platform, o.timeout_s, slots);
-	if (o.memory_mib && strcmp(platform, "cuda"))
+	if (o.memory_mib)
 		so.limits.memory_bytes = o.memory_mib << 20;
 	/* What the workers' sandbox applies goes with the run's record and its summary. */
 	sandbox_json = kgb_sandbox_probe(&so, o.sandbox, strcmp(platform, "cuda") ? NULL : python,

@@ -45,7 +45,7 @@ static int cuda_starts(const struct sched_opts *so, const char *python, struct s
  * narrowest first (mntns would take readonly_fs and the private scratch with it).
  */
 static const enum sandbox_facility cuda_suspects[] = {
-	SANDBOX_READONLY_FS, SANDBOX_PIDNS,   SANDBOX_PRIVATE_SCRATCH, SANDBOX_SECCOMP,
+	SANDBOX_MEMORY,	     SANDBOX_READONLY_FS, SANDBOX_PIDNS,   SANDBOX_PRIVATE_SCRATCH, SANDBOX_SECCOMP,
 	SANDBOX_NO_NEW_PRIVS, SANDBOX_CAPS,   SANDBOX_RLIMITS,	       SANDBOX_NPROC,
 	SANDBOX_NETNS,	     SANDBOX_USERNS, SANDBOX_MNTNS,
 };
@@ -152,10 +152,11 @@ static void usage(void)
 	       "timeout.\n"
 	       "\n"
 	       "  --sandbox=MODE     auto (default), strict or off, as for eval\n"
-	       "  --platform P       interpreter (default) or cuda: cuda enforces no memory limit\n"
+	       "  --platform P       interpreter (default) or cuda: cuda limits memory by\n"
+	       "                     RLIMIT_DATA, not RLIMIT_AS\n"
 	       "  --timeout SEC      wall-clock limit (default 60)\n"
 	       "  --cpu SEC          CPU time limit (default: as eval's worker, one slot)\n"
-	       "  --memory MIB       address space limit (default: as eval's worker, one slot)\n"
+	       "  --memory MIB       memory limit (default: as eval's worker, one slot)\n"
 	       "  --procs N          processes and threads (default 1024)\n"
 	       "  --file-size MIB    largest file (default 1024)\n"
 	       "  --scratch-size MIB size of the scratch tmpfs (default 1024)\n"

@@ -827,9 +827,11 @@ static void child_limits(const struct sandbox_opts *o, bool boxed, bool in_cgrou
 	rep_set(rep, SANDBOX_RLIMITS, SANDBOX_STATE_APPLIED, "", NULL, 0);
 	if (!boxed)
 		return;
-	if (l->memory_bytes) {
-		set_limit(RLIMIT_AS, l->memory_bytes, l->memory_bytes);
-		rep_set(rep, SANDBOX_MEMORY, SANDBOX_STATE_APPLIED, "", NULL, 0);
+	if (l->memory_bytes && !skipped(box, SANDBOX_MEMORY)) {
+		set_limit(l->memory_data ? RLIMIT_DATA : RLIMIT_AS, l->memory_bytes,
+			  l->memory_bytes);
+		rep_set(rep, SANDBOX_MEMORY, SANDBOX_STATE_APPLIED,
+			l->memory_data ? "RLIMIT_DATA" : "", NULL, 0);
 	} else {
 		rep_set(rep, SANDBOX_MEMORY, SANDBOX_STATE_NOT_ENFORCED,
 			l->memory_why ? l->memory_why : "no limit configured", NULL, 0);

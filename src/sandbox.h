@@ -63,7 +63,7 @@ enum sandbox_facility {
 	SANDBOX_PRIVATE_SCRATCH, /* tmpfs scratch at cwd, scratch root hidden, fresh /dev/shm */
 	SANDBOX_NPROC,		 /* processes and threads: a pids cgroup, or RLIMIT_NPROC in
 				    the user namespace */
-	SANDBOX_MEMORY,		 /* address space (RLIMIT_AS) */
+	SANDBOX_MEMORY,		 /* address space (RLIMIT_AS), or data (RLIMIT_DATA) on cuda */
 	SANDBOX_RLIMITS,	 /* CPU time, open files, file size, no core dumps */
 	SANDBOX_CAPS,		 /* no capability after exec, even for root */
 	SANDBOX_NO_NEW_PRIVS,	 /* PR_SET_NO_NEW_PRIVS */
@@ -93,8 +93,9 @@ struct sandbox_limits {
 	unsigned long long file_bytes;	  /* RLIMIT_FSIZE (SIGXFSZ); 0 = none */
 	unsigned long open_files;	  /* RLIMIT_NOFILE; 0 = inherited */
 	unsigned long procs;		  /* processes + threads of the worker; 0 = none */
-	unsigned long long memory_bytes;  /* RLIMIT_AS; 0 = not enforced, see memory_why */
+	unsigned long long memory_bytes;  /* RLIMIT_AS (or DATA); 0 = not enforced, see memory_why */
 	const char *memory_why;		  /* why memory_bytes is 0 (reported: not enforced) */
+	bool memory_data;		  /* RLIMIT_DATA instead of RLIMIT_AS (cuda, see sched.c) */
 	unsigned long long scratch_bytes; /* size of the tmpfs mounted at cwd; 0 = 1 GiB */
 };
 

@@ -392,8 +392,8 @@ static bool host_memory_error(const char *text)
 static void memory_prefix(const struct sandbox_limits *l, bool boxed, struct strbuf *out)
 {
 	if (boxed && l->memory_bytes)
-		strbuf_addf(out, "memory limit exceeded (%llu MiB of address space): ",
-			    l->memory_bytes >> 20);
+		strbuf_addf(out, "memory limit exceeded (%llu MiB of %s): ", l->memory_bytes >> 20,
+			    l->memory_data ? "private writable memory" : "address space");
 	else
 		strbuf_addstr(out, "out of memory: ");
 }
@@ -667,16 +667,18 @@ void sched_default_limits(struct sandbox_limits *ret, const char *platform, doub
 	ret->open_files = 4096;
 	ret->procs = 1024;
 	ret->scratch_bytes = 1ULL << 30;
-	if (platform && !strcmp(platform, "cuda")) {
-		/* CUDA reserves terabytes of virtual address space at init: RLIMIT_AS breaks it. */
-		ret->memory_why = "cuda reserves terabytes of virtual address space, which "
-				  "RLIMIT_AS would refuse";
-	} else {
-		/* Each worker's share of the RAM, so that together they cannot exhaust it. */
-		ret->memory_bytes = ram / slots;
-		if (ret->memory_bytes < (4ULL << 30))
-			ret->memory_bytes = 4ULL << 30;
-	}
+	/* Each worker's share of the RAM, so that together they cannot exhaust it. */
+	ret->memory_bytes = ram / slots;
+	if (ret->memory_bytes < (4ULL << 30))
+		ret->memory_bytes = 4ULL << 30;
+	/*
+	 * CUDA reserves terabytes of virtual address space at init, which RLIMIT_AS would refuse.
+	 * RLIMIT_DATA counts only private writable mappings (the heap, anonymous memory: where a
+	 * host allocation lands), not those PROT_NONE reservations nor the driver's shared
+	 * mappings of the device. If CUDA still does not start under it, the sandbox probe leaves
+	 * memory out and records why (kgb_sandbox_probe).
+	 */
+	ret->memory_data = platform && !strcmp(platform, "cuda");
 }
 
 int sched_probe_sandbox(const struct sched_opts *o, struct sandbox_report *ret,

@@ -136,6 +136,21 @@ test_expect_success 'memory over the limit: MemoryError inside, none outside' '
 	grep -q MemoryError "$TMP/e" &&
 	sx --sandbox=off -- "$PY" -c "x = bytearray(1 << 30)"
 '
+test_expect_success 'cuda platform: memory by RLIMIT_DATA (heap and mmap refused, addresses not)' '
+	sx --platform cuda --memory 512 --report "$TMP/rep-cuda.json" -- "$PY" -c "x = bytearray(1 << 20)" &&
+	grep -q "\"memory\":\"applied: RLIMIT_DATA\"" "$TMP/rep-cuda.json" &&
+	expect_status 1 sx --platform cuda --memory 512 -- "$PY" -c "x = bytearray(1 << 30)" 2>"$TMP/e" &&
+	grep -q MemoryError "$TMP/e" &&
+	expect_status 1 sx --platform cuda --memory 512 -- "$PY" -c "
+import mmap
+m = mmap.mmap(-1, 1 << 30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)" 2>"$TMP/e" &&
+	grep -q "Cannot allocate memory" "$TMP/e" &&
+	sx --platform cuda --memory 512 -- "$PY" -c "
+import mmap  # what CUDA does at start: reserve far more addresses than the limit
+m = mmap.mmap(-1, 1 << 36, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS, prot=0)
+print(len(m))" >"$TMP/o" &&
+	grep -q 68719476736 "$TMP/o"
+'
 test_expect_success 'fork bomb: fork fails at the process limit' '
 	expect_status 3 sx --procs 64 -- "$PY" -c "
 import os, sys, time  # kgb-t0160-sx-forkbomb
