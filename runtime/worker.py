@@ -780,8 +780,15 @@ def _did_nothing(out: Any, args: tuple[BuiltArg, ...], pristine: tuple[BuiltArg,
         p = inputs.get(o.untyped_storage().data_ptr())
         if p is None or not identical(o, p):
             return False
-    return all(identical(a.value, p.value) for a, p in zip(args, pristine)
-               if a.name in mutates and isinstance(a.value, torch.Tensor) and a.value.numel())
+    return all(identical(x, y) for a, p in zip(args, pristine) if a.name in mutates
+               for x, y in zip(_leaf_tensors(a.value), _leaf_tensors(p.value)) if x.numel())
+
+
+def _leaf_tensors(v: Any) -> list[torch.Tensor]:
+    """A tensor argument, or the tensors of a list argument (Tensor[] of vLLM's cache ops)."""
+    if isinstance(v, torch.Tensor):
+        return [v]
+    return [x for x in v if isinstance(x, torch.Tensor)] if isinstance(v, list) else []
 
 
 def _flat_outputs(out: Any, args: tuple[BuiltArg, ...], mutates: tuple[str, ...]) -> torch.Tensor:
@@ -791,8 +798,8 @@ def _flat_outputs(out: Any, args: tuple[BuiltArg, ...], mutates: tuple[str, ...]
     if not isinstance(out, (torch.Tensor, tuple, list)) and isinstance(out, (int, float, bool)):
         parts.append(torch.tensor([float(out)]))
     seen = {p.data_ptr() for p in parts}  # an out= or in-place op returns what it mutated
-    parts += [a.value for a in args if a.name in mutates and isinstance(a.value, torch.Tensor)
-              and a.value.data_ptr() not in seen]
+    parts += [t for a in args if a.name in mutates for t in _leaf_tensors(a.value)
+              if t.data_ptr() not in seen]
     flat = [(p.abs() if p.is_complex() else p).detach().to("cpu", torch.float64).reshape(-1)
             for p in parts]
     return torch.cat(flat) if flat else torch.zeros(0, dtype=torch.float64)

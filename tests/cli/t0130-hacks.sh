@@ -64,4 +64,13 @@ test_expect_success 'allow must be a list of strings' '
 	expect_status 1 "$KGB" --tasks "$TMP/tasks" lint >"$TMP/l" &&
 	grep -q "allow: expected a list" "$TMP/l"
 '
+test_expect_success 'list arguments: a torch copy into Tensor[] caches is caught by L2, the shipped kernel passes' '
+	mkdir -p "$TMP/lists/copy_blocks" &&
+	cp "$HACKS"/copy_blocks/*.py "$TMP/lists/copy_blocks/" &&
+	cp "$ROOT/tasks/vllm/copy_blocks/solution.py" "$TMP/lists/copy_blocks/good.py" &&
+	"$KGB" eval --platform interpreter -j 2 \
+		--task vllm/copy_blocks --solutions "$TMP/lists" --json >"$TMP/lr" &&
+	"$ROOT/.venv/bin/python" "$HACKS/check.py" "$TMP/lr" "$HACKS/copy_blocks" &&
+	test "$(json_eval "$TMP/lr" "[r[\"verdict\"] for r in recs if r.get(\"sample\") == \"good\"][0]")" = pass
+'
 test_done
