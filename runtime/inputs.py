@@ -45,7 +45,7 @@ MEMORY_FORMATS: dict[str, torch.memory_format] = {
 # JSON has no inf or NaN: task.json spells them as these strings in argument values.
 NONFINITE: dict[str, float] = {"inf": float("inf"), "-inf": float("-inf"), "nan": float("nan")}
 DISTS = frozenset({"normal", "uniform", "randint", "bool", "ones", "zeros", "arange", "special",
-                   "poison"})
+                   "poison", "distinct", "sorted"})
 
 _MASK64 = (1 << 64) - 1
 # task-format.md: "about 1 in 8 values replaced by inf, -inf, nan, 0 or -0".
@@ -206,13 +206,23 @@ def _values(desc: TensorDesc, n: int, g: torch.Generator) -> torch.Tensor:
         low = 0.0 if desc.low is None else desc.low
         high = 1.0 if desc.high is None else desc.high
         v = torch.rand(m, generator=g, dtype=gen, device=dev) * (high - low) + low
-    elif dist == "randint":
+    elif dist in ("randint", "distinct", "sorted"):
         lo, hi = _RANDINT_DEFAULT if dt != torch.bool else (0, 2)
         if dt == torch.uint8:
             lo = 0
         lo = lo if desc.low is None else int(desc.low)
         hi = hi if desc.high is None else int(desc.high)
-        v = torch.randint(lo, hi, (m,), generator=g, dtype=torch.int64, device=dev)
+        if dist == "distinct":
+            # No value twice (slot mappings, block tables: vLLM's kernels assume it), in
+            # random order.
+            if hi - lo < m:
+                raise ValueError(f"dist distinct: {m} values cannot be distinct in "
+                                 f"[{lo}, {hi})")
+            v = torch.randperm(hi - lo, generator=g, dtype=torch.int64, device=dev)[:m] + lo
+        else:
+            v = torch.randint(lo, hi, (m,), generator=g, dtype=torch.int64, device=dev)
+            if dist == "sorted":  # non-decreasing (cumulative lengths, sorted ids)
+                v = torch.sort(v).values
     else:  # normal, special
         v = torch.randn(m, generator=g, dtype=gen, device=dev) * desc.scale
         if dist == "special":

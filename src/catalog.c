@@ -18,7 +18,8 @@ static const char *const dtypes[] = {"float16", "bfloat16", "float32", "float64"
 static const char *const layouts[] = {"contiguous", "transposed", "strided", "offset",
 				      "expanded",   "channels_last", NULL};
 static const char *const dists[] = {"normal", "uniform", "randint", "bool",   "ones",
-				    "zeros",  "arange",	 "special", "poison", NULL};
+				    "zeros",  "arange",	 "special", "poison", "distinct",
+				    "sorted", NULL};
 /* ATen's lazy bits on a tensor: torch.conj's conjugate bit, torch._neg_view's negative bit. */
 static const char *const bits[] = {"none", "conj", "neg", NULL};
 static const char *const kinds[] = {"compute", "view", "alloc", "random", "scalar", NULL};

@@ -92,6 +92,21 @@ def test_distributions() -> None:
             assert tensor(shape=[3, 5], dtype=name, dist=dist, layout="strided").dtype == dtype
 
 
+def test_distinct_and_sorted_integers() -> None:
+    d = tensor(shape=[500], dtype="int32", dist="distinct", low=-100, high=1000)
+    vals = d.tolist()
+    assert len(set(vals)) == 500 and min(vals) >= -100 and max(vals) < 1000
+    assert vals != sorted(vals)  # random order, not a range
+    s = tensor(shape=[64, 8], dtype="int64", dist="distinct", low=0, high=1024, layout="strided")
+    assert s.stride() == (16, 2) and len(set(s.reshape(-1).tolist())) == 512
+    assert torch.equal(tensor(7, shape=[300], dtype="int32", dist="distinct", low=0, high=300),
+                       tensor(7, shape=[300], dtype="int32", dist="distinct", low=0, high=300))
+    with pytest.raises(ValueError, match="cannot be distinct"):
+        tensor(shape=[10], dtype="int32", dist="distinct", low=0, high=9)
+    c = tensor(shape=[1000], dtype="int32", dist="sorted", low=0, high=50).tolist()
+    assert c == sorted(c) and len(set(c)) > 10
+
+
 def test_argument_kinds_and_call() -> None:
     specs = [parse_arg(d) for d in (
         {"name": "xs", "tensors": [{"shape": [2], "dtype": "float32"},
