@@ -12,6 +12,22 @@
 
 const char *const catalog_sources[] = {"aten", "vllm", "cublas", NULL};
 
+/*
+ * What a source's speedups are measured against. vLLM's kernels need vLLM installed, which the
+ * machines we measure on do not have: until that baseline is built, a vLLM task's speedup is
+ * over our reference run in the inputs' dtype, and every result says so (docs/tasks-vllm.md).
+ */
+const char *catalog_source_baseline(const char *source)
+{
+	if (!strcmp(source, "aten"))
+		return "ATen (torch eager, the same operator)";
+	if (!strcmp(source, "vllm"))
+		return "the task's PyTorch reference in the inputs' dtype (not vLLM's kernels)";
+	if (!strcmp(source, "cublas"))
+		return "cuBLAS";
+	return "the task's reference";
+}
+
 static const char *const dtypes[] = {"float16", "bfloat16", "float32", "float64", "int8",
 				     "int16",	"int32",    "int64",   "uint8",	  "bool",
 				     "complex64", "complex128", NULL};

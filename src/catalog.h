@@ -61,6 +61,8 @@ struct catalog {
 
 /* Sources in catalog order. */
 extern const char *const catalog_sources[];
+/* What speedups of `source` are measured against, in words (a static string). */
+const char *catalog_source_baseline(const char *source);
 /* The mutants of `kgb lint --deep`, as runtime/mutants.py names them. */
 extern const char *const catalog_mutants[];
 

@@ -238,6 +238,10 @@ void report_eval_table(FILE *f, const struct report_run *r)
 			fprintf(f, " (95%% CI %.3f-%.3f)", m.ci_lo, m.ci_hi);
 		fprintf(f, " over %zu passing timed candidates (timing: %s)\n", m.nsp,
 			timing_method(r));
+		for (int s = 0; catalog_sources[s]; s++)
+			if (by[s].total)
+				fprintf(f, "baseline of %s: %s\n", catalog_sources[s],
+					catalog_source_baseline(catalog_sources[s]));
 		fprintf(f, "fast_p:");
 		for (int k = 0; k < REPORT_FAST_P_N; k++)
 			fprintf(f, " fast_%.1f %.1f%%", report_fast_p[k], 100 * m.fast_p[k]);
@@ -315,6 +319,7 @@ void report_eval_json(FILE *f, const struct report_run *r)
 
 		nreused += r->reused[i];
 		json_object_set_new(o, "sol_fraction", real_or_null(r->sol ? r->sol[i] : NAN));
+		json_object_set_new(o, "baseline", json_string(catalog_source_baseline(e->source)));
 		json_object_set(o, "entries",
 				r->entries && r->entries[i] ? r->entries[i] : json_null());
 		s = json_dumps(o, JSON_COMPACT);
@@ -331,6 +336,8 @@ void report_eval_json(FILE *f, const struct report_run *r)
 
 			compute_metrics(r, catalog_sources[k], &m);
 			metrics_json(so, &m);
+			json_object_set_new(so, "baseline",
+					    json_string(catalog_source_baseline(catalog_sources[k])));
 			json_object_set_new(bys, catalog_sources[k], so);
 		}
 	sum = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:I}", "schema",

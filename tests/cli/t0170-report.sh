@@ -59,4 +59,14 @@ test_expect_success 'metrics of a synthetic cuda run' '
 	grep -q "fast_p: fast_0.8 50.0% fast_1.0 25.0% fast_1.5 25.0% of 4 candidates with timed cases" "$TMP/m.txt" &&
 	grep -q "speed-of-light: median 0.40 of the device.s ceilings over 1 passing timed candidates" "$TMP/m.txt"
 '
+test_expect_success 'each source says what its speedups are against (vLLM: our reference, not vLLM)' '
+	sqlite3 "$KGB_STORE" "UPDATE evaluations SET source = \"vllm\" WHERE key = \"k2\"" &&
+	"$KGB" report --run 50 >"$TMP/b.txt" &&
+	grep -q "^baseline of aten: ATen (torch eager, the same operator)$" "$TMP/b.txt" &&
+	grep -q "^baseline of vllm: the task.s PyTorch reference in the inputs. dtype (not vLLM.s kernels)$" "$TMP/b.txt" &&
+	! grep -q "baseline of cublas" "$TMP/b.txt" &&
+	"$KGB" report --run 50 --json >"$TMP/b.json" &&
+	json_eval "$TMP/b.json" "recs[-1][\"by_source\"][\"vllm\"][\"baseline\"]" | grep -q "not vLLM" &&
+	test "$(json_eval "$TMP/b.json" "\",\".join(sorted(r[\"baseline\"][:3] for r in recs[:-1]))")" = "ATe,ATe,ATe,ATe,the"
+'
 test_done
