@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# One device-tool call of a GPU session, the same command every time, whether the machine is
+# still warm from the previous call or a fresh one (bench/results/h200-2026-12-03d: a machine
+# held 30 s after a call was gone by the next one, and a command that assumed it was there
+# failed). Run from the repository root of the device tool's copy, carrying out/pin.tar (this
+# tree's `git archive` plus build/kgb, see bench/results/README.md) and, when there is one,
+# the previous call's store as out/resume.db:
+#
+#   run(command="bash bench/gpu-session.sh eval", carry=["out/pin.tar", "out/resume.db"])
+#
+# Steps (the first argument), each writing under $OUT/r and packing it into $OUT/all.tgz (the
+# tool returns only a few files):
+#   eval     bench/gpu-eval.sh on every task, resumed from the warm machine's store
+#            (/tmp/keep/gpu.db) or else the carried out/resume.db; the store is kept in
+#            /tmp/keep for the next call and returned in all.tgz.
+#   again    the same suite into a second, fresh store with the Triton cache now warm (the
+#            warm-cache suite time, and the second store for bench/precision.py).
+#   faults   bench/gpu-faults.sh.
+#   method   bench/gpu-method.sh.
+# KGB_GPU_JOBS and the other bench/gpu-eval.sh variables pass through; the budget is what is
+# left of the call's 600 s.
+set -uo pipefail
+step=${1:?usage: gpu-session.sh eval|again|faults|method}
+out=${OUT:-out}
+keep=/tmp/keep
+here=$PWD
+if [ ! -x /tmp/p/build/kgb ]; then
+	mkdir -p /tmp/p && tar -xf "$here/out/pin.tar" -C /tmp/p || exit 2
+fi
+mkdir -p "$keep" "$out/r"
+cd /tmp/p || exit 2
+export KGB_GPU_CACHE=${KGB_GPU_CACHE:-/tmp/kgbcache} KGB_GPU_JOBS=${KGB_GPU_JOBS:-16}
+left=$((588 - SECONDS - 15))
+case "$step" in
+eval)
+	resume=$keep/gpu.db
+	[ -f "$resume" ] || resume=$here/out/resume.db
+	RESUME_DB=$resume KGB_GPU_BUDGET=$left OUT=$out/r bash bench/gpu-eval.sh
+	cp "$out/r/gpu.db" "$keep/gpu.db"
+	;;
+again)
+	KGB_GPU_BUDGET=$left OUT=$out/r RESUME_DB=$keep/again.db bash bench/gpu-eval.sh
+	cp "$out/r/gpu.db" "$keep/again.db"
+	;;
+faults) OUT=$out/r timeout "$left" bash bench/gpu-faults.sh >"$out/r/stdout.txt" 2>&1 ;;
+method) OUT=$out/r timeout "$left" bash bench/gpu-method.sh >"$out/r/stdout.txt" 2>&1 ;;
+*)
+	echo "gpu-session.sh: unknown step '$step'" >&2
+	exit 2
+	;;
+esac
+echo "step $step: $SECONDS s"
+cd "$out" && tar czf all.tgz r && rm -rf r
