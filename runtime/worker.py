@@ -158,6 +158,7 @@ class CaseReport:
     rounds: int | None = None  # the calibrated count of timed rounds (runtime.timing)
     timing: str | None = None  # the method, or why the case has no time
     hold_ms: float | None = None  # the stream hold ahead of each timed call (runtime.timing)
+    baseline: str | None = None  # what a timed case's speedup is over (Evaluator._baseline_fn)
     wall_ms: float | None = None  # event/wall cross-check (runtime.timing.wall_gap): medians
     wall_event_ms: float | None = None
 
@@ -448,11 +449,14 @@ class Evaluator:
     """Runs the cases of one job against a loaded candidate and the task's reference."""
 
     def __init__(self, job: Job, candidate: ModuleType, reference: ModuleType | None,
-                 reference_error: str | None) -> None:
+                 reference_error: str | None, baseline: ModuleType | None = None,
+                 baseline_note: str | None = None) -> None:
         self.job = job
         self.candidate = candidate
         self.reference = reference
         self.reference_error = reference_error
+        self.baseline = baseline  # the task's baseline.py (timing jobs only), or None
+        self.baseline_note = baseline_note  # why there is none although the task has one
         self.device = "cuda:0" if job.platform == "cuda" else "cpu"
         self._flush: torch.Tensor | None = None  # L2 flush buffer, allocated at the first timing
         self._traced: set[str] = set()  # entries with an L3 trace already (runtime.trace)
@@ -600,8 +604,43 @@ class Evaluator:
             del cand_in, cand_out
             verify = lambda out, args: self._check(  # noqa: E731
                 entry, case, out, args, ref, base).verdict == "pass"
-            return self._time(case, cand_fn, ref_fn, inputs, verify, report)
+            base_fn, label = self._baseline_fn(entry, ref_fn)
+            if base_fn is not ref_fn:
+                bad = self._baseline_disagrees(entry, case, base_fn, inputs, ref, base)
+                if bad:
+                    return bad
+            report = replace(report, baseline=label)
+            return self._time(case, cand_fn, base_fn, inputs, verify, report)
         return report, False
+
+    def _baseline_fn(self, entry: EntrySpec, ref_fn: Any) -> tuple[Any, str]:
+        """What the speedup of a timed case is over, and its label: the task's baseline.py
+        function of the entry's name when it loaded, else the reference on native copies."""
+        fn = getattr(self.baseline, entry.name, None) if self.baseline else None
+        if callable(fn):
+            return fn, BASELINE_FILE
+        if self.baseline is not None:
+            return ref_fn, f"reference ({BASELINE_FILE} defines no '{entry.name}')"
+        return ref_fn, f"reference ({self.baseline_note})" if self.baseline_note else "reference"
+
+    def _baseline_disagrees(self, entry: EntrySpec, case: CaseSpec, base_fn: Any,
+                            inputs: tuple[BuiltArg, ...], ref: tuple[Any, tuple[BuiltArg, ...]],
+                            base: tuple[Any, tuple[BuiltArg, ...]]
+                            ) -> tuple[CaseReport, bool] | None:
+        """A baseline.py that does not compute the task's operation would make every speedup
+        of the task meaningless: its output on the timed case must pass the candidate's check.
+        A failure is the task's (ref_error), not the candidate's."""
+        args = clone_args(inputs)
+        try:
+            out = call(base_fn, args)
+            self._sync()
+            res = self._check(entry, case, out, args, ref, base)
+        except BaseException as e:
+            return self._failed(case, "ref_error", e, f"{BASELINE_FILE}: ")
+        if res.verdict == "pass":
+            return None
+        return CaseReport(case.id, "ref_error", message=_cap(
+            f"{BASELINE_FILE} disagrees with the reference: {res.message}")), False
 
     def _ghost(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any,
                inputs: tuple[BuiltArg, ...], ref: tuple[Any, tuple[BuiltArg, ...]],
@@ -839,6 +878,23 @@ def _setup_platform(job: Job) -> None:
         importlib.import_module("torch._dynamo")
 
 
+BASELINE_FILE = "baseline.py"
+
+
+def _load_baseline(job: Job) -> tuple[ModuleType | None, str | None]:
+    """The task's baseline.py for a timing job on cuda: (module, None); (None, why) when the
+    task has one that does not import here (vLLM not installed, no cuBLAS); (None, None) when
+    it has none or the job does not time. docs/task-format.md."""
+    path = os.path.join(job.task_dir, BASELINE_FILE)
+    if job.platform != "cuda" or not job.rounds or not os.path.exists(path):
+        return None, None
+    try:
+        return load_module(path, "baseline"), None
+    except BaseException as e:
+        return None, _cap(f"{BASELINE_FILE} did not load ({_describe(e)}): the reference in "
+                          "the inputs' dtype instead")
+
+
 def _traces(job: Job) -> bool:
     """Whether this job runs L3 (Runner._device_trace): on cuda, checking, anti-hack on."""
     return (job.platform == "cuda" and not job.rounds and job.ghost and job.mode == "evaluate"
@@ -864,6 +920,10 @@ def main() -> int:
         chan.send(FatalReport("setup", "env_error", _cap(
             f"the worker could not start platform '{job.platform}': {_describe(e)}")))
         return EXIT_ENV
+    # The task's own speedup baseline, where it has one and this job times: loaded before the
+    # snapshot, so that what it imports (vLLM, a cuBLAS binding) cannot look like the
+    # candidate's doing.
+    baseline, baseline_note = _load_baseline(job)
     trusted = Snapshot()
     try:
         candidate, import_ms = _load_candidate(job)
@@ -881,7 +941,7 @@ def main() -> int:
     except BaseException as e:
         reference_error = _cap(f"reference.py: {_describe(e)}")
     chan.send(Loaded(import_ms))
-    evaluator = Evaluator(job, candidate, reference, reference_error)
+    evaluator = Evaluator(job, candidate, reference, reference_error, baseline, baseline_note)
     lost_after: int | None = None
     failed_at: int | None = None
     failed_in: dict[str, int] = {}  # stop_on_fail "entry": entry -> its first failing case

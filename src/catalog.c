@@ -13,16 +13,18 @@
 const char *const catalog_sources[] = {"aten", "vllm", "cublas", NULL};
 
 /*
- * What a source's speedups are measured against. vLLM's kernels need vLLM installed, which the
- * machines we measure on do not have: until that baseline is built, a vLLM task's speedup is
- * over our reference run in the inputs' dtype, and every result says so (docs/tasks-vllm.md).
+ * What a source's speedups are measured against. A task may ship baseline.py (vLLM's own op,
+ * a cuBLAS call), used where it loads; no vLLM task has one yet, and vLLM is not installed on
+ * the machines we measure on, so a vLLM speedup is over our reference run in the inputs'
+ * dtype, and every result says so. Each timed case records its actual baseline (`baseline`).
  */
 const char *catalog_source_baseline(const char *source)
 {
 	if (!strcmp(source, "aten"))
 		return "ATen (torch eager, the same operator)";
 	if (!strcmp(source, "vllm"))
-		return "the task's PyTorch reference in the inputs' dtype (not vLLM's kernels)";
+		return "the task's PyTorch reference in the inputs' dtype (not vLLM's kernels), "
+		       "unless the task's baseline.py loads: see each timed case's baseline";
 	if (!strcmp(source, "cublas"))
 		return "cuBLAS";
 	return "the task's reference";
@@ -762,6 +764,16 @@ done:
 				verr(&v, *f, "cannot read for hashing");
 			free(path);
 		}
+		/*
+		 * The optional speedup baseline (docs/task-format.md) is part of the task: another
+		 * baseline is another speedup. Hashed only where present, so that the version of
+		 * a task without one is what it always was.
+		 */
+		char *bpath = path_join(dir, "baseline.py");
+
+		if (path_is_file(bpath) && hash_update_file(&h, bpath, "baseline.py") < 0)
+			verr(&v, "baseline.py", "cannot read for hashing");
+		free(bpath);
 		hash_hex(&h, t->version);
 	}
 	strbuf_release(&text);

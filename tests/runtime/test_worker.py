@@ -278,3 +278,35 @@ def test_numbers_are_valid_json() -> None:
     msg = json.loads(line)
     assert msg == {"type": "case", "id": 3, "verdict": "mismatch", "max_abs_err": None,
                    "tol_use": 1e308, "message": "x"}
+
+
+def test_baseline_py_is_the_timing_baseline_only_where_it_loads(tmp_path: Path) -> None:
+    """A task's baseline.py (docs/task-format.md) is loaded for cuda timing jobs only; one that
+    does not import leaves the reference as the baseline and says why; a missing entry too."""
+    from types import SimpleNamespace
+
+    from runtime.worker import Evaluator, _load_baseline
+    (tmp_path / "baseline.py").write_text("def op(x):\n    return x\n")
+    timing = SimpleNamespace(platform="cuda", rounds=25, task_dir=str(tmp_path))
+    mod, note = _load_baseline(timing)
+    assert mod is not None and note is None and mod.op(3) == 3
+    for job in (SimpleNamespace(platform="interpreter", rounds=25, task_dir=str(tmp_path)),
+                SimpleNamespace(platform="cuda", rounds=None, task_dir=str(tmp_path)),
+                SimpleNamespace(platform="cuda", rounds=25, task_dir=str(ADD))):
+        assert _load_baseline(job) == (None, None)
+
+    def ref(x: Any) -> Any:
+        return x
+    ev = Evaluator(timing, None, None, None, mod, None)  # type: ignore[arg-type]
+    assert ev._baseline_fn(SimpleNamespace(name="op"), ref) == (mod.op, "baseline.py")
+    fn, label = ev._baseline_fn(SimpleNamespace(name="other"), ref)
+    assert fn is ref and label == "reference (baseline.py defines no 'other')"
+
+    (tmp_path / "baseline.py").write_text("import vllm_not_installed_here\n")
+    mod, note = _load_baseline(timing)
+    assert mod is None and note and "did not load" in note and "ModuleNotFoundError" in note
+    ev = Evaluator(timing, None, None, None, mod, note)  # type: ignore[arg-type]
+    fn, label = ev._baseline_fn(SimpleNamespace(name="op"), ref)
+    assert fn is ref and label.startswith("reference (baseline.py did not load")
+    assert Evaluator(timing, None, None, None)._baseline_fn(  # type: ignore[arg-type]
+        SimpleNamespace(name="op"), ref) == (ref, "reference")
