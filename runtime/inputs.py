@@ -45,7 +45,7 @@ MEMORY_FORMATS: dict[str, torch.memory_format] = {
 # JSON has no inf or NaN: task.json spells them as these strings in argument values.
 NONFINITE: dict[str, float] = {"inf": float("inf"), "-inf": float("-inf"), "nan": float("nan")}
 DISTS = frozenset({"normal", "uniform", "randint", "bool", "ones", "zeros", "arange", "special",
-                   "poison", "distinct", "sorted"})
+                   "poison", "distinct", "sorted", "sorted_desc"})
 
 _MASK64 = (1 << 64) - 1
 # task-format.md: "about 1 in 8 values replaced by inf, -inf, nan, 0 or -0".
@@ -206,7 +206,7 @@ def _values(desc: TensorDesc, n: int, g: torch.Generator) -> torch.Tensor:
         low = 0.0 if desc.low is None else desc.low
         high = 1.0 if desc.high is None else desc.high
         v = torch.rand(m, generator=g, dtype=gen, device=dev) * (high - low) + low
-    elif dist in ("randint", "distinct", "sorted"):
+    elif dist in ("randint", "distinct", "sorted", "sorted_desc"):
         lo, hi = _RANDINT_DEFAULT if dt != torch.bool else (0, 2)
         if dt == torch.uint8:
             lo = 0
@@ -219,10 +219,8 @@ def _values(desc: TensorDesc, n: int, g: torch.Generator) -> torch.Tensor:
                 raise ValueError(f"dist distinct: {m} values cannot be distinct in "
                                  f"[{lo}, {hi})")
             v = torch.randperm(hi - lo, generator=g, dtype=torch.int64, device=dev)[:m] + lo
-        else:
+        else:  # sorted and sorted_desc are ordered per row in make_tensor
             v = torch.randint(lo, hi, (m,), generator=g, dtype=torch.int64, device=dev)
-            if dist == "sorted":  # non-decreasing (cumulative lengths, sorted ids)
-                v = torch.sort(v).values
     else:  # normal, special
         v = torch.randn(m, generator=g, dtype=gen, device=dev) * desc.scale
         if dist == "special":
@@ -260,6 +258,10 @@ def make_tensor(desc: TensorDesc, g: torch.Generator, device: str | torch.device
     for s in src:
         n *= s
     values = _values(desc, n, g).reshape(src)
+    if desc.dist in ("sorted", "sorted_desc") and values.dim():
+        # Ordered along the last dim, row by row (cumulative lengths; MInference's per-head
+        # ascending vertical and descending slash indexes).
+        values = torch.sort(values, dim=-1, descending=desc.dist == "sorted_desc").values
     conj = desc.bit == "conj" and desc.dtype.is_complex
     if conj:
         values = values.conj_physical()

@@ -37,7 +37,7 @@ static const char *const layouts[] = {"contiguous", "transposed", "strided", "of
 				      "expanded",   "channels_last", NULL};
 static const char *const dists[] = {"normal", "uniform", "randint", "bool",   "ones",
 				    "zeros",  "arange",	 "special", "poison", "distinct",
-				    "sorted", NULL};
+				    "sorted", "sorted_desc", NULL};
 /* ATen's lazy bits on a tensor: torch.conj's conjugate bit, torch._neg_view's negative bit. */
 static const char *const bits[] = {"none", "conj", "neg", NULL};
 static const char *const kinds[] = {"compute", "view", "alloc", "random", "scalar", NULL};

@@ -105,6 +105,14 @@ def test_distinct_and_sorted_integers() -> None:
         tensor(shape=[10], dtype="int32", dist="distinct", low=0, high=9)
     c = tensor(shape=[1000], dtype="int32", dist="sorted", low=0, high=50).tolist()
     assert c == sorted(c) and len(set(c)) > 10
+    # Row by row along the last dim, whatever the layout stores.
+    for layout in ("contiguous", "transposed", "strided"):
+        r = tensor(shape=[6, 40], dtype="int64", dist="sorted", low=0, high=1000, layout=layout)
+        d = tensor(shape=[6, 40], dtype="int64", dist="sorted_desc", low=0, high=1000,
+                   layout=layout)
+        for row, drow in zip(r.tolist(), d.tolist()):
+            assert row == sorted(row) and drow == sorted(drow, reverse=True)
+        assert r[:, 0].tolist() != sorted(r[:, 0].tolist())  # rows are independent
 
 
 def test_argument_kinds_and_call() -> None:
