@@ -19,9 +19,10 @@ bench/results/h200-2026-12-03d). A call that synchronises inside still pays for 
 the sync, since the end event is enqueued after it; host time beyond the hold's cap counts too.
 
 Two methods: "events" times each Python call under the hold; "cuda_graph" captures each
-function once into a CUDA graph and times its replay (no Python between the kernels at all). A candidate whose call cannot be captured (it
-synchronises, or allocates in a way capture forbids) gets no graph time; the method is
-labelled in every record, and the two are never mixed in one run.
+function once into a CUDA graph and times its replay (no Python between the kernels at all).
+A candidate whose call cannot be captured (it synchronises, or allocates in a way capture
+forbids) gets no graph time; the method is labelled in every record, and the two are never
+mixed in one run.
 """
 
 from __future__ import annotations
