@@ -20,7 +20,8 @@
 # candidate's check is kept in the store as it ends (the checks table) and its evaluation once
 # timed, so a later call with the store carried back times what was checked and checks the
 # rest. KGB_GPU_CHUNK (default: all tasks in one `kgb eval`, which keeps every slot busy) splits
-# the tasks into several runs.
+# the tasks into several runs. KGB_GPU_TASKS="t1 t2 ..." evaluates only those tasks (a re-run of
+# what changed since a full run; the record then says which commit each part came from).
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
@@ -40,7 +41,11 @@ start=$(date +%s)
 } >"$out/env.txt" 2>&1
 $KGB_PYTHON -m runtime.ceilings >"$out/ceilings.json" 2>>"$out/env.txt"
 if [ -n "${RESUME_DB:-}" ] && [ -f "$RESUME_DB" ]; then cp "$RESUME_DB" "$out/gpu.db"; fi
-mapfile -t tasks < <(build/kgb list --platform cuda | awk 'NR > 1 { print $1 }')
+if [ -n "${KGB_GPU_TASKS:-}" ]; then
+	read -r -a tasks <<<"$KGB_GPU_TASKS"
+else
+	mapfile -t tasks < <(build/kgb list --platform cuda | awk 'NR > 1 { print $1 }')
+fi
 complete=1
 for ((i = 0; i < ${#tasks[@]}; i += chunk)); do
 	left=$((budget - ($(date +%s) - start)))
