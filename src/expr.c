@@ -182,6 +182,9 @@ static int parse_primary(struct parser *ps, json_t **ret)
 	size_t n;
 
 	skip_ws(ps);
+	/* "$(...)": an args expression that starts with a function or a number ("$(max(1, $n))"). */
+	if (ps->p[0] == '$' && ps->p[1] == '(')
+		ps->p++;
 	if (*ps->p == '(') {
 		ps->p++;
 		if (parse_sum(ps, ret) < 0)

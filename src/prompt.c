@@ -74,6 +74,40 @@ static void add_argument_types(const struct task *t, struct strbuf *out)
 	}
 }
 
+/*
+ * What every cuBLAS task shares (docs/tasks-cublas.md, "The function"): said once here so that
+ * the 50 prompt.md files state only their routine, and no two of them state it differently.
+ */
+static const char cublas_conventions[] =
+	"\n## cuBLAS calling convention\n\n"
+	"Each function mirrors the cuBLAS C routine of its name: the C parameters in C order, "
+	"without the handle.\n\n"
+	"- A device pointer is a 1-D torch tensor on the device holding the memory the pointer "
+	"addresses, from the pointer on (S float32, D float64, C complex64, Z complex128, H "
+	"float16). Nothing is reshaped for you: sizes, increments, leading dimensions and strides "
+	"are the integers of the C API.\n"
+	"- Matrices are column-major: element (i, j) of a matrix with leading dimension `ld` is "
+	"`A[i + j*ld]`, `ld >= rows`. Elements between a column's end and the next column's start "
+	"are not part of the matrix: never read them as data and never write them.\n"
+	"- Vector element `i` is `x[i*incx]` for `incx > 0` and `x[(n-1-i)*|incx|]` for "
+	"`incx < 0` (BLAS's rule). Elements between them are never written.\n"
+	"- Enums are ints with cuBLAS's values: trans `CUBLAS_OP_N` 0, `CUBLAS_OP_T` 1, "
+	"`CUBLAS_OP_C` 2 (conjugate transpose); uplo `CUBLAS_FILL_MODE_LOWER` 0, `UPPER` 1; "
+	"diag `CUBLAS_DIAG_NON_UNIT` 0, `UNIT` 1; side `CUBLAS_SIDE_LEFT` 0, `RIGHT` 1. For "
+	"triangular, symmetric and banded storage only the referenced part is read, and for "
+	"triangular and symmetric outputs only the `uplo` triangle is written.\n"
+	"- `alpha` and `beta` are Python numbers, as in host pointer mode: float for S, D and H "
+	"(H routines receive a `__half`: round it to float16 first; S routines a float: round it "
+	"to float32), complex for C and Z.\n"
+	"- Batched routines with arrays of pointers take a Python list of 1-D tensors; "
+	"strided-batched ones one tensor and the C stride in elements. `_64` routines take the "
+	"same Python ints.\n"
+	"- A result C returns through a pointer (dot, asum) is returned as a 0-d device tensor of "
+	"the result type; every other routine writes its outputs in place and returns None.\n"
+	"- Accumulate in at least the precision of the routine (float32 for S, C and H, float64 "
+	"for D and Z); the result is checked against a float64 computation with a tolerance that "
+	"grows with the length of each sum.\n";
+
 void prompt_build(const struct task *t, const char *platform, struct strbuf *out)
 {
 	struct strbuf body = STRBUF_INIT;
@@ -86,6 +120,8 @@ void prompt_build(const struct task *t, const char *platform, struct strbuf *out
 		strbuf_addf(out, "- `%s` implements `%s`\n", t->entries[i].name,
 			    t->entries[i].signature);
 	add_argument_types(t, out);
+	if (!strcmp(t->source, "cublas"))
+		strbuf_addstr(out, cublas_conventions);
 	strbuf_addstr(out, "\n## Semantics\n\n");
 	if (strbuf_read_file(&body, path, 1 << 20) == 0)
 		strbuf_add(out, body.buf, body.len);

@@ -293,6 +293,8 @@ static void test_subst(void **state)
 		{"'shape'", "'shape'"},
 		/* only a leading '$' makes an expression */
 		{"'cost $n'", "'cost $n'"},
+		/* '$(' opens an expression that starts with a function or a number */
+		{"['$(max(1, 1 + ($n - 1) * 3))', '$(2 * $n)', '$(7)']", "[28, 20, 7]"},
 		{"[]", "[]"},
 		{"null", "null"},
 		{"1.5", "1.5"},
