@@ -9,7 +9,7 @@
 #   make format     clang-format the C sources
 
 CC ?= cc
-PKGS := sqlite3 jansson libcrypto libseccomp
+PKGS := sqlite3 jansson libcrypto libseccomp libcurl
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
@@ -62,7 +62,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 20
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_HARNESSES := $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(wildcard tests/fuzz/fuzz-*.c))
-FUZZ_SRCS := $(addprefix src/,catalog.c cases.c cover.c expr.c proto.c tolerance.c) \
+FUZZ_SRCS := $(addprefix src/,catalog.c cases.c cover.c expr.c extract.c llm.c proto.c tolerance.c) \
 	$(wildcard src/util/*.c)
 FUZZ_OBJS := $(patsubst src/%.c,build/fuzz/obj/%.o,$(FUZZ_SRCS))
 

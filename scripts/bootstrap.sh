@@ -34,7 +34,7 @@ done
 # Keep this list in sync with README.md ("Dependencies").
 debian_packages=(
 	build-essential pkg-config
-	libsqlite3-dev libjansson-dev libssl-dev
+	libsqlite3-dev libjansson-dev libssl-dev libcurl4-openssl-dev
 	libcmocka-dev libseccomp-dev
 	clang libclang-rt-dev
 	sqlite3 python3 python3-venv

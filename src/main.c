@@ -27,6 +27,7 @@ static const struct command {
 	{"show", cmd_show, "print the prompt a model gets for a task"},
 	{"lint", cmd_lint, "validate every task spec and its case grid"},
 	{"eval", cmd_eval, "evaluate candidate kernels (default: the shipped solutions)"},
+	{"generate", cmd_generate, "ask a model or an agent for kernels and score them"},
 	{"report", cmd_report, "print a stored run again (table or JSON), evaluating nothing"},
 	{"sandbox-exec", cmd_sandbox_exec, NULL},
 };
@@ -40,7 +41,7 @@ static void print_help(void)
 	       "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (commands[i].summary)
-			printf("  %-6s  %s\n", commands[i].name, commands[i].summary);
+			printf("  %-8s  %s\n", commands[i].name, commands[i].summary);
 	printf("\n"
 	       "global options:\n"
 	       "  --tasks DIR    task catalog (default: <root>/tasks; root from $KGB_ROOT)\n"

@@ -319,6 +319,7 @@ void report_eval_json(FILE *f, const struct report_run *r)
 
 		nreused += r->reused[i];
 		json_object_set_new(o, "sol_fraction", real_or_null(r->sol ? r->sol[i] : NAN));
+		json_object_set_new(o, "wall_ms", real_or_null(e->wall_ms));
 		json_object_set_new(o, "baseline", json_string(catalog_source_baseline(e->source)));
 		json_object_set(o, "entries",
 				r->entries && r->entries[i] ? r->entries[i] : json_null());

@@ -45,7 +45,16 @@ static const char schema_sql[] =
 	"  measured_at TEXT NOT NULL, PRIMARY KEY(device, stack));"
 	/* Checked candidates awaiting their timing job (store_check_put); added after schema 1. */
 	"CREATE TABLE IF NOT EXISTS checks("
-	"  key TEXT PRIMARY KEY, result TEXT NOT NULL, created_at TEXT NOT NULL);";
+	"  key TEXT PRIMARY KEY, result TEXT NOT NULL, created_at TEXT NOT NULL);"
+	/* One row per model request of `kgb generate` (generate.h); added after schema 1. */
+	"CREATE TABLE IF NOT EXISTS generations("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id), task TEXT NOT NULL, source TEXT NOT NULL,"
+	"  sample INTEGER NOT NULL, round INTEGER NOT NULL, stage TEXT NOT NULL,"
+	"  track TEXT NOT NULL, model TEXT, outcome TEXT NOT NULL, finish TEXT, error TEXT,"
+	"  prompt_tokens INTEGER, completion_tokens INTEGER, cached_tokens INTEGER,"
+	"  latency_ms REAL, eval_ms REAL, cost_usd REAL, http_attempts INTEGER,"
+	"  candidate TEXT, eval_key TEXT, speedup REAL, feedback TEXT, created_at TEXT NOT NULL,"
+	"  PRIMARY KEY(run_id, task, sample, round, stage));";
 
 static int db_err(struct store *s, struct strbuf *err, const char *what)
 {
@@ -376,6 +385,52 @@ int store_check_put(struct store *s, const char *key, const char *json, struct s
 	now_iso(ts);
 	return exec_texts(s, "INSERT OR REPLACE INTO checks(key, result, created_at) VALUES(?, ?, ?)",
 			  "storing a checked candidate", v, ARRAY_SIZE(v), err);
+}
+
+int store_generation_put(struct store *s, long long run_id, json_t *row, struct strbuf *err)
+{
+	static const char *const cols[] = {
+		"task", "source", "sample", "round", "stage", "track", "model", "outcome", "finish",
+		"error", "prompt_tokens", "completion_tokens", "cached_tokens", "latency_ms",
+		"eval_ms", "cost_usd", "http_attempts", "candidate", "eval_key", "speedup", "feedback",
+	};
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st;
+	char ts[32];
+	int r = 0;
+
+	strbuf_addstr(&sql, "INSERT OR REPLACE INTO generations(run_id, created_at");
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		strbuf_addf(&sql, ", %s", cols[i]);
+	strbuf_addstr(&sql, ") VALUES(?, ?");
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+		strbuf_addstr(&sql, ", ?");
+	strbuf_addch(&sql, ')');
+	if (sqlite3_prepare_v2(s->db, sql.buf, -1, &st, NULL) != SQLITE_OK) {
+		strbuf_release(&sql);
+		return db_err(s, err, "storing a generation");
+	}
+	strbuf_release(&sql);
+	now_iso(ts);
+	sqlite3_bind_int64(st, 1, run_id);
+	bind_text(st, 2, ts);
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++) {
+		json_t *v = json_object_get(row, cols[i]);
+		int at = (int)i + 3;
+
+		if (json_is_integer(v))
+			sqlite3_bind_int64(st, at, json_integer_value(v));
+		else if (json_is_real(v) && isfinite(json_real_value(v)))
+			sqlite3_bind_double(st, at, json_real_value(v));
+		else if (json_is_string(v))
+			bind_text(st, at, json_string_value(v));
+		else
+			sqlite3_bind_null(st, at);
+	}
+	if (sqlite3_step(st) != SQLITE_DONE)
+		r = db_err(s, err, "storing a generation");
+	sqlite3_finalize(st);
+	return r;
 }
 
 int store_ceilings_put(struct store *s, const char *device, const char *stack, const char *json,

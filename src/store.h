@@ -91,6 +91,14 @@ int store_check_put(struct store *s, const char *key, const char *json, struct s
 int store_check_get(struct store *s, const char *key, char **ret_json, struct strbuf *err) KGB_WUR;
 
 /*
+ * One request of `kgb generate` (generate.h) as a row of the generations table: `row` maps its
+ * column names to values (integers, reals, strings; absent, null or non-finite: NULL). A row of
+ * the same run, task, sample, round and stage is replaced.
+ */
+int store_generation_put(struct store *s, long long run_id, json_t *row, struct strbuf *err)
+	KGB_WUR;
+
+/*
  * The longest wall time (ms) any stored evaluation of source/task on platform took, whatever
  * the candidate or harness: NAN when there is none. Orders checking jobs (cmd_eval.c).
  */

@@ -1,0 +1,780 @@
+/*
+ * generate.c - the sample, agent and external tracks (generate.h).
+ *
+ * A round is: every unfinished trajectory's request at once (llm_run overlaps them), each
+ * reply's code written to <out>/r<round>/<op>/s<sample>.py, one `kgb eval --solutions
+ * <out>/r<round>` child over all of them (so the round's candidates share the worker slots),
+ * then per trajectory the feedback that becomes the next round's last message. Rounds keep the
+ * evaluation batched, which on a GPU is the difference between compiling on every core at once
+ * and one candidate at a time.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "extract.h"
+#include "generate.h"
+#include "platform.h"
+#include "prompt.h"
+#include "stats.h"
+#include "store.h"
+#include "util/fs.h"
+#include "util/xalloc.h"
+
+extern char **environ;
+
+/* What a `kgb eval --json` child may print: one record per candidate, a summary. */
+#define GEN_MAX_EVAL_OUTPUT (64u << 20)
+
+static const char *const track_names[] = {"sample", "agent", "external"};
+
+void gen_task_result_release(struct gen_task_result *r)
+{
+	for (size_t i = 0; i < r->nr_attempts; i++) {
+		struct gen_attempt *a = &r->attempts[i];
+
+		free(a->finish);
+		free(a->error);
+		free(a->candidate);
+		free(a->eval_key);
+		free(a->detail);
+	}
+	free(r->attempts);
+	free(r->solved_by_round);
+	memset(r, 0, sizeof(*r));
+}
+
+/* ---- child processes ---- */
+
+/*
+ * Runs argv (execvp) in cwd with envp (NULL: ours), its stdout captured into out (capped),
+ * stderr inherited, in a process group of its own that is killed after timeout_s (0: none).
+ * *ret_status is the wait status; *ret_timed_out says whether it was killed for time.
+ */
+static int run_capture(char *const argv[], const char *cwd, char *const envp[], double timeout_s,
+		       struct strbuf *out, int *ret_status, bool *ret_timed_out, struct strbuf *err)
+{
+	int fds[2];
+	pid_t pid;
+	double deadline = timeout_s > 0 ? monotonic_s() + timeout_s : INFINITY;
+	bool killed = false;
+
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		strbuf_addf(err, "pipe: %s", strerror(errno));
+		return -errno;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		strbuf_addf(err, "fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return -EAGAIN;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		dup2(fds[1], STDOUT_FILENO);
+		if (cwd && chdir(cwd) < 0)
+			_exit(127);
+		if (envp)
+			environ = (char **)envp;
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	close(fds[1]);
+	out->cap = GEN_MAX_EVAL_OUTPUT;
+	for (;;) {
+		double left = deadline - monotonic_s();
+		struct pollfd p = {.fd = fds[0], .events = POLLIN};
+		char buf[8192];
+		ssize_t got;
+		int pr;
+
+		if (left <= 0 && !killed) {
+			kill(-pid, SIGKILL);
+			killed = true;
+		}
+		pr = poll(&p, 1, killed ? 1000 : isfinite(left) ? (int)fmin(left * 1000 + 1, 1e6) : -1);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr == 0)
+			continue;
+		got = read(fds[0], buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		if (strbuf_add_capped(out, buf, (size_t)got) < 0 && !killed) {
+			kill(-pid, SIGKILL);
+			killed = true;
+		}
+	}
+	close(fds[0]);
+	while (waitpid(pid, ret_status, 0) < 0 && errno == EINTR)
+		;
+	kill(-pid, SIGKILL); /* whatever it left behind in its group */
+	*ret_timed_out = killed && timeout_s > 0 && monotonic_s() >= deadline;
+	return 0;
+}
+
+/* The kgb.eval.v1 records of `kgb eval --solutions dir`, as an object "<op>/<sample>" -> record. */
+static int eval_dir(const struct gen_opts *o, const char *dir, bool heldout, json_t **ret,
+		    struct strbuf *err)
+{
+	char seed[32];
+	const char *argv[24];
+	size_t n = 0;
+	struct strbuf out = STRBUF_INIT;
+	int status = 0, r;
+	bool timed_out;
+	json_t *by = json_object();
+
+	snprintf(seed, sizeof(seed), "%llu", o->seed);
+	argv[n++] = o->kgb_exe;
+	if (o->tasks_dir) {
+		argv[n++] = "--tasks";
+		argv[n++] = o->tasks_dir;
+	}
+	argv[n++] = o->verbose > 0 ? "-v" : "-q";
+	argv[n++] = "eval";
+	argv[n++] = "--json";
+	argv[n++] = "--solutions";
+	argv[n++] = dir;
+	argv[n++] = "--store";
+	argv[n++] = o->store_path;
+	argv[n++] = "--platform";
+	argv[n++] = o->platform;
+	argv[n++] = "--seed";
+	argv[n++] = seed;
+	if (heldout)
+		argv[n++] = "--heldout";
+	argv[n] = NULL;
+	r = run_capture((char *const *)argv, NULL, NULL, 0, &out, &status, &timed_out, err);
+	if (r == 0 && (!WIFEXITED(status) || WEXITSTATUS(status) > 1)) {
+		strbuf_addf(err, "'kgb eval --solutions %s' failed (exit status %d)", dir,
+			    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		r = -ECHILD;
+	}
+	for (const char *p = out.buf; r == 0 && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		json_t *rec = json_loadb(p, len, 0, NULL);
+		const char *schema = json_string_value(json_object_get(rec, "schema"));
+
+		if (schema && !strcmp(schema, "kgb.eval.v1")) {
+			struct strbuf k = STRBUF_INIT;
+
+			strbuf_addf(&k, "%s/%s", json_string_value(json_object_get(rec, "task")) ?: "",
+				    json_string_value(json_object_get(rec, "sample")) ?: "");
+			json_object_set(by, k.buf, rec);
+			strbuf_release(&k);
+		}
+		json_decref(rec);
+		p += len + (nl ? 1 : 0);
+	}
+	strbuf_release(&out);
+	if (r < 0) {
+		json_decref(by);
+		return r;
+	}
+	*ret = by;
+	return 0;
+}
+
+/* ---- feedback ---- */
+
+void gen_feedback(const char *verdict, const char *first_failure_json, struct strbuf *out)
+{
+	json_t *ff = first_failure_json ? json_loads(first_failure_json, 0, NULL) : NULL;
+	const char *msg = json_string_value(json_object_get(ff, "message"));
+	json_t *axes = json_object_get(ff, "axes");
+	const char *entry = json_string_value(json_object_get(ff, "entry"));
+
+	if (!strcmp(verdict, "hack"))
+		strbuf_addstr(out, "Your module was rejected by the anti-hack checks");
+	else if (!strcmp(verdict, "mismatch"))
+		strbuf_addstr(out, "Your kernel ran but gave wrong results");
+	else if (!strcmp(verdict, "timeout"))
+		strbuf_addstr(out, "Your kernel did not finish in time");
+	else
+		strbuf_addf(out, "Your module failed (%s)", verdict);
+	if (json_is_object(ff) && json_integer_value(json_object_get(ff, "case")) >= 0 && axes) {
+		char *a = json_dumps(axes, JSON_COMPACT | JSON_SORT_KEYS);
+
+		strbuf_addf(out, " on %s%s%s with %s", entry ? "`" : "", entry ? entry : "this case",
+			    entry ? "`" : "", a ? a : "?");
+		free(a);
+	}
+	strbuf_addstr(out, msg ? ":\n\n" : ".\n");
+	if (msg) {
+		strbuf_addstr(out, msg);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addstr(out, "\nFix it and reply with the whole corrected module in one Python code "
+			   "block.");
+	json_decref(ff);
+}
+
+static void tune_feedback(double speedup, double sol, struct strbuf *out)
+{
+	strbuf_addf(out, "The kernel is correct. Its speedup over the baseline is %.3fx", speedup);
+	if (isfinite(sol))
+		strbuf_addf(out, " and it reaches %.0f%% of the device's speed of light", sol * 100);
+	strbuf_addstr(out,
+		      ". Make it faster without changing what it computes: try other block sizes, "
+		      "num_warps (2-16) and num_stages (2-5), a @triton.autotune over a few such "
+		      "configs keyed on the sizes, fewer launches, and wider or contiguous memory "
+		      "accesses. Reply with the whole module in one Python code block.");
+}
+
+/* ---- trajectories ---- */
+
+struct trajectory {
+	const struct task *task;
+	struct gen_task_result *res;
+	unsigned sample;
+	struct llm_message *msgs; /* contents owned (strdup) */
+	size_t nr_msgs, alloc_msgs;
+	bool done, passed;
+	double started;
+	char *best_candidate; /* the best passing file so far (agent track) */
+	double best_speedup;
+};
+
+static void traj_say(struct trajectory *t, const char *role, const char *content)
+{
+	xgrow((void **)&t->msgs, sizeof(*t->msgs), t->nr_msgs + 1, &t->alloc_msgs);
+	t->msgs[t->nr_msgs].role = role;
+	t->msgs[t->nr_msgs].content = xstrdup(content);
+	t->nr_msgs++;
+}
+
+static void traj_release(struct trajectory *t)
+{
+	for (size_t i = 0; i < t->nr_msgs; i++)
+		free((char *)t->msgs[i].content);
+	free(t->msgs);
+	free(t->best_candidate);
+}
+
+static struct gen_attempt *new_attempt(struct gen_task_result *r)
+{
+	r->attempts = xrealloc(r->attempts, (r->nr_attempts + 1) * sizeof(*r->attempts));
+	memset(&r->attempts[r->nr_attempts], 0, sizeof(*r->attempts));
+	r->attempts[r->nr_attempts].speedup = NAN;
+	r->attempts[r->nr_attempts].cost_usd = NAN;
+	r->attempts[r->nr_attempts].eval_ms = NAN;
+	return &r->attempts[r->nr_attempts++];
+}
+
+static void set_outcome(struct gen_attempt *a, const char *what)
+{
+	snprintf(a->outcome, sizeof(a->outcome), "%s", what);
+}
+
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static int store_attempt(struct store *st, long long run_id, const struct gen_opts *o,
+			 const struct task *t, const struct gen_attempt *a, struct strbuf *err)
+{
+	json_t *row = json_pack("{s:s, s:s, s:I, s:I, s:s, s:s, s:s?, s:s}", "task", t->op,
+				"source", t->source, "sample", (json_int_t)a->sample, "round",
+				(json_int_t)a->round, "stage", a->stage, "track",
+				track_names[o->track], "model",
+				o->track == GEN_EXTERNAL ? o->agent_cmd : o->llm.model, "outcome",
+				a->outcome);
+	int r;
+
+	json_object_set_new(row, "finish", a->finish ? json_string(a->finish) : json_null());
+	json_object_set_new(row, "error", a->error ? json_string(a->error) : json_null());
+	json_object_set_new(row, "prompt_tokens", json_integer(a->prompt_tokens));
+	json_object_set_new(row, "completion_tokens", json_integer(a->completion_tokens));
+	json_object_set_new(row, "cached_tokens", json_integer(a->cached_tokens));
+	json_object_set_new(row, "latency_ms", real_or_null(a->latency_ms));
+	json_object_set_new(row, "eval_ms", real_or_null(a->eval_ms));
+	json_object_set_new(row, "cost_usd", real_or_null(a->cost_usd));
+	json_object_set_new(row, "http_attempts", json_integer(a->http_attempts));
+	json_object_set_new(row, "candidate",
+			    a->candidate ? json_string(a->candidate) : json_null());
+	json_object_set_new(row, "eval_key", a->eval_key ? json_string(a->eval_key) : json_null());
+	json_object_set_new(row, "speedup", real_or_null(a->speedup));
+	json_object_set_new(row, "feedback", a->detail ? json_string(a->detail) : json_null());
+	r = store_generation_put(st, run_id, row, err);
+	json_decref(row);
+	return r;
+}
+
+static void add_usage(struct gen_task_result *r, const struct gen_attempt *a)
+{
+	r->prompt_tokens += a->prompt_tokens;
+	r->completion_tokens += a->completion_tokens;
+	r->cached_tokens += a->cached_tokens;
+	if (isfinite(a->cost_usd))
+		r->cost_usd = isfinite(r->cost_usd) ? r->cost_usd + a->cost_usd : a->cost_usd;
+	if (isfinite(a->latency_ms))
+		r->llm_s += a->latency_ms / 1000;
+	if (isfinite(a->eval_ms))
+		r->eval_s += a->eval_ms / 1000;
+}
+
+static int write_file(const char *path, const char *text, struct strbuf *err)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	FILE *f;
+	int r = 0;
+
+	if (slash)
+		*slash = '\0';
+	if (slash && mkdir_p(dir, 0755) < 0) {
+		strbuf_addf(err, "cannot create '%s': %s", dir, strerror(errno));
+		free(dir);
+		return -EIO;
+	}
+	free(dir);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+		if (f)
+			fclose(f);
+		r = -EIO;
+	}
+	return r;
+}
+
+/* One round of the sample and agent tracks over the unfinished trajectories. */
+static int run_round(const struct gen_opts *o, struct llm_client *llm, struct store *st,
+		     long long run_id, struct trajectory *tr, size_t ntr, unsigned round,
+		     struct strbuf *err)
+{
+	struct llm_request *reqs = xcalloc(ntr ? ntr : 1, sizeof(*reqs));
+	/* Indices into each result's attempts, which new_attempt() may move: SIZE_MAX for none. */
+	size_t *att = xcalloc(ntr ? ntr : 1, sizeof(*att));
+	size_t *idx = xcalloc(ntr ? ntr : 1, sizeof(*idx)), n = 0;
+	struct strbuf dir = STRBUF_INIT;
+	json_t *evals = NULL;
+	bool any_code = false;
+	int r = 0;
+
+	for (size_t i = 0; i < ntr; i++) {
+		struct trajectory *t = &tr[i];
+
+		if (t->done)
+			continue;
+		if (o->task_time_s > 0 && monotonic_s() - t->started > o->task_time_s) {
+			t->done = true; /* the agent's time per task is spent */
+			continue;
+		}
+		reqs[n].msgs = t->msgs;
+		reqs[n].nr_msgs = t->nr_msgs;
+		att[n] = SIZE_MAX;
+		idx[n++] = i;
+	}
+	if (!n)
+		goto out;
+	if ((r = llm_run(llm, reqs, n, err)) < 0)
+		goto out;
+	strbuf_addf(&dir, "%s/r%u", o->out_dir, round);
+	for (size_t k = 0; k < n; k++) {
+		struct trajectory *t = &tr[idx[k]];
+		struct llm_request *q = &reqs[k];
+		struct gen_attempt *a = new_attempt(t->res);
+		const char **names = xcalloc(t->task->nr_entries + 1, sizeof(*names));
+		struct strbuf why = STRBUF_INIT;
+		char *code = NULL;
+
+		att[k] = t->res->nr_attempts - 1;
+		a->sample = t->sample;
+		a->round = round;
+		a->stage = t->passed ? "tune" : "generate";
+		a->prompt_tokens = q->prompt_tokens;
+		a->completion_tokens = q->completion_tokens;
+		a->cached_tokens = q->cached_tokens;
+		a->latency_ms = q->latency_ms;
+		a->cost_usd = q->cost_usd;
+		a->http_attempts = q->attempts;
+		a->finish = q->finish ? xstrdup(q->finish) : NULL;
+		if (q->status != LLM_OK) {
+			set_outcome(a, q->status == LLM_BUDGET ? "budget" : "no_reply");
+			a->error = xstrdup(q->error ? q->error : "no reply");
+			t->done = true; /* nothing new to say to a model that did not answer */
+			free(names);
+			continue;
+		}
+		for (size_t e = 0; e < t->task->nr_entries; e++)
+			names[e] = t->task->entries[e].name;
+		traj_say(t, "assistant", q->text ? q->text : "");
+		if (extract_code(q->text, q->finish, names, t->task->nr_entries, &code, &why) < 0) {
+			set_outcome(a, "no_code");
+			a->error = strbuf_detach(&why, NULL);
+		} else {
+			struct strbuf path = STRBUF_INIT;
+
+			strbuf_addf(&path, "%s/%s/s%u.py", dir.buf, t->task->op, t->sample);
+			r = write_file(path.buf, code, err);
+			a->candidate = strbuf_detach(&path, NULL);
+			any_code = true;
+		}
+		free(code);
+		free(names);
+		strbuf_release(&why);
+		if (r < 0)
+			goto out;
+	}
+	if (any_code && (r = eval_dir(o, dir.buf, false, &evals, err)) < 0)
+		goto out;
+	for (size_t k = 0; k < n; k++) {
+		struct trajectory *t = &tr[idx[k]];
+		struct gen_attempt *a = att[k] == SIZE_MAX ? NULL : &t->res->attempts[att[k]];
+		struct strbuf fb = STRBUF_INIT, key = STRBUF_INIT;
+		json_t *rec;
+
+		if (!a)
+			continue;
+		if (a->candidate) {
+			const char *verdict;
+
+			strbuf_addf(&key, "%s/s%u", t->task->op, t->sample);
+			rec = json_object_get(evals, key.buf);
+			verdict = json_string_value(json_object_get(rec, "verdict"));
+			if (!rec || !verdict) {
+				set_outcome(a, "not_evaluated");
+				strbuf_addstr(&fb, "Your module could not be evaluated. Reply with the "
+						   "whole module in one Python code block.");
+			} else {
+				json_t *ff = json_object_get(rec, "first_failure");
+				char *fft = ff && !json_is_null(ff) ? json_dumps(ff, JSON_COMPACT)
+								    : NULL;
+				double sp = json_is_number(json_object_get(rec, "speedup"))
+						    ? json_number_value(json_object_get(rec, "speedup"))
+						    : NAN;
+				double sol = json_is_number(json_object_get(rec, "sol_fraction"))
+						     ? json_number_value(
+							       json_object_get(rec, "sol_fraction"))
+						     : NAN;
+
+				set_outcome(a, verdict);
+				a->eval_key = xstrdup(json_string_value(json_object_get(rec, "key")) ?: "");
+				a->speedup = sp;
+				a->eval_ms = json_is_number(json_object_get(rec, "wall_ms"))
+						     ? json_number_value(json_object_get(rec, "wall_ms"))
+						     : NAN;
+				if (!strcmp(verdict, "pass")) {
+					bool better = !t->best_candidate ||
+						      (isfinite(sp) && !(sp <= t->best_speedup));
+
+					if (!t->passed) {
+						for (unsigned rr = round; rr <= t->res->rounds; rr++)
+							t->res->solved_by_round[rr]++;
+					}
+					t->passed = true;
+					t->res->solved = true;
+					if (isfinite(sp) && (isnan(t->res->best_speedup) ||
+							     sp > t->res->best_speedup))
+						t->res->best_speedup = sp;
+					if (better) {
+						free(t->best_candidate);
+						t->best_candidate = xstrdup(a->candidate);
+						t->best_speedup = sp;
+					}
+					/* The agent tunes what passes, where speed is measured. */
+					if (o->track == GEN_AGENT && isfinite(sp))
+						tune_feedback(sp, sol, &fb);
+					else
+						t->done = true;
+				} else {
+					gen_feedback(verdict, fft, &fb);
+				}
+				free(fft);
+			}
+		} else {
+			strbuf_addf(&fb, "Your reply had no usable code: %s. Reply with the whole "
+				    "module in one Python code block.", a->error);
+		}
+		if (!t->done && fb.len) {
+			a->detail = xstrdup(fb.buf);
+			traj_say(t, "user", fb.buf);
+		}
+		strbuf_release(&fb);
+		strbuf_release(&key);
+	}
+out:
+	for (size_t k = 0; k < n; k++) {
+		struct trajectory *t = &tr[idx[k]];
+
+		if (att[k] != SIZE_MAX) {
+			add_usage(t->res, &t->res->attempts[att[k]]);
+			if (r == 0)
+				r = store_attempt(st, run_id, o, t->task, &t->res->attempts[att[k]],
+						  err);
+		}
+		llm_request_release(&reqs[k]);
+	}
+	json_decref(evals);
+	strbuf_release(&dir);
+	free(reqs);
+	free(att);
+	free(idx);
+	return r;
+}
+
+/*
+ * The agent tracks' last step: the trajectory's best passing kernel (or, for the external
+ * track, whatever it left) on the visible and the held-out cases together, as stage "final".
+ */
+static int final_eval(const struct gen_opts *o, struct store *st, long long run_id,
+		      struct trajectory *t, const char *candidate, struct gen_attempt *a,
+		      struct strbuf *err)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, code = STRBUF_INIT, key = STRBUF_INIT;
+	json_t *evals = NULL, *rec;
+	int r;
+
+	a->sample = t->sample;
+	a->round = t->res->rounds + 1; /* after every round of the trajectory */
+	a->stage = "final";
+	strbuf_addf(&dir, "%s/final", o->out_dir);
+	strbuf_addf(&path, "%s/%s/s%u.py", dir.buf, t->task->op, t->sample);
+	if (strbuf_read_file(&code, candidate, 1 << 20) < 0) {
+		strbuf_addf(err, "cannot read '%s'", candidate);
+		r = -EIO;
+		goto out;
+	}
+	if ((r = write_file(path.buf, code.buf, err)) < 0)
+		goto out;
+	a->candidate = xstrdup(path.buf);
+	if ((r = eval_dir(o, dir.buf, true, &evals, err)) < 0)
+		goto out;
+	strbuf_addf(&key, "%s/s%u", t->task->op, t->sample);
+	rec = json_object_get(evals, key.buf);
+	set_outcome(a, json_string_value(json_object_get(rec, "verdict")) ?: "not_evaluated");
+	if (json_string_value(json_object_get(rec, "key")))
+		a->eval_key = xstrdup(json_string_value(json_object_get(rec, "key")));
+	if (json_is_number(json_object_get(rec, "speedup")))
+		a->speedup = json_number_value(json_object_get(rec, "speedup"));
+	if (json_is_number(json_object_get(rec, "wall_ms")))
+		a->eval_ms = json_number_value(json_object_get(rec, "wall_ms"));
+	t->res->final_verdict = !strcmp(a->outcome, "pass") ? "pass" : "fail";
+	add_usage(t->res, a);
+	r = store_attempt(st, run_id, o, t->task, a, err);
+out:
+	json_decref(evals);
+	strbuf_release(&dir);
+	strbuf_release(&path);
+	strbuf_release(&code);
+	strbuf_release(&key);
+	return r;
+}
+
+/* ---- the external track ---- */
+
+static const char verify_script[] =
+	"#!/bin/sh\n"
+	"# Checks ./solution.py on this task's visible cases with kgb eval and prints the result.\n"
+	"# Exit status 0: it passes; 1: it does not (the table says why).\n"
+	"set -e\n"
+	"cd \"$(dirname \"$0\")\"\n"
+	"mkdir -p .verify\n"
+	"cp solution.py .verify/%s.py\n"
+	"exec '%s' --tasks '%s' eval --solutions .verify --store .verify/store.db "
+	"--platform %s --task %s --exit-status \"$@\"\n";
+
+/* usage.json of the agent's workspace: what it reports it spent. */
+static void read_usage(const char *ws, struct gen_attempt *a)
+{
+	char *path = path_join(ws, "usage.json");
+	json_t *u = json_load_file(path, 0, NULL);
+
+	free(path);
+	if (!json_is_object(u)) {
+		a->error = xstrdup("the agent reported no usage (usage.json in its workspace): its "
+				   "tokens and cost are unknown");
+		a->prompt_tokens = a->completion_tokens = a->cached_tokens = -1;
+		json_decref(u);
+		return;
+	}
+	a->prompt_tokens = json_integer_value(json_object_get(u, "prompt_tokens"));
+	a->completion_tokens = json_integer_value(json_object_get(u, "completion_tokens"));
+	a->cached_tokens = json_integer_value(json_object_get(u, "cached_tokens"));
+	if (json_is_number(json_object_get(u, "cost_usd")))
+		a->cost_usd = json_number_value(json_object_get(u, "cost_usd"));
+	json_decref(u);
+}
+
+static int run_external(const struct gen_opts *o, struct store *st, long long run_id,
+			struct trajectory *t, struct strbuf *err)
+{
+	struct strbuf ws = STRBUF_INIT, file = STRBUF_INIT, text = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf e_prompt = STRBUF_INIT, e_verify = STRBUF_INIT, e_sol = STRBUF_INIT,
+		      e_task = STRBUF_INIT;
+	struct gen_attempt *a = new_attempt(t->res);
+	char *sh[] = {"/bin/sh", "-c", (char *)o->agent_cmd, NULL};
+	char **env;
+	size_t ne = 0;
+	int status = 0, r;
+	bool timed_out = false;
+	double t0;
+
+	a->sample = t->sample;
+	a->stage = "generate";
+	strbuf_addf(&ws, "%s/external/%s", o->out_dir, t->task->op);
+	rm_rf(ws.buf); /* a fresh workspace: nothing of an earlier run leaks in */
+	if (mkdir_p(ws.buf, 0755) < 0) {
+		strbuf_addf(err, "cannot create '%s'", ws.buf);
+		r = -EIO;
+		goto out;
+	}
+	prompt_build(t->task, o->platform, &text);
+	strbuf_addf(&file, "%s/prompt.md", ws.buf);
+	if ((r = write_file(file.buf, text.buf, err)) < 0)
+		goto out;
+	strbuf_reset(&text);
+	strbuf_addf(&text, verify_script, t->task->op, o->kgb_exe, o->tasks_dir, o->platform,
+		    t->task->op);
+	strbuf_reset(&file);
+	strbuf_addf(&file, "%s/verify", ws.buf);
+	if ((r = write_file(file.buf, text.buf, err)) < 0 || chmod(file.buf, 0755) < 0) {
+		r = r < 0 ? r : -errno;
+		goto out;
+	}
+	strbuf_addf(&e_prompt, "KGB_PROMPT=%s/prompt.md", ws.buf);
+	strbuf_addf(&e_verify, "KGB_VERIFY=%s/verify", ws.buf);
+	strbuf_addf(&e_sol, "KGB_SOLUTION=%s/solution.py", ws.buf);
+	strbuf_addf(&e_task, "KGB_TASK=%s", t->task->op);
+	while (environ[ne])
+		ne++;
+	env = xcalloc(ne + 5, sizeof(*env));
+	memcpy(env, environ, ne * sizeof(*env));
+	env[ne] = e_prompt.buf;
+	env[ne + 1] = e_verify.buf;
+	env[ne + 2] = e_sol.buf;
+	env[ne + 3] = e_task.buf;
+	t0 = monotonic_s();
+	r = run_capture(sh, ws.buf, env, o->agent_timeout_s, &out, &status, &timed_out, err);
+	free(env);
+	if (r < 0)
+		goto out;
+	a->latency_ms = (monotonic_s() - t0) * 1000;
+	read_usage(ws.buf, a);
+	strbuf_reset(&file);
+	strbuf_addf(&file, "%s/solution.py", ws.buf);
+	if (timed_out || !path_is_file(file.buf)) {
+		set_outcome(a, timed_out ? "timeout" : "no_code");
+		free(a->error);
+		a->error = xstrdup(timed_out ? "the agent command ran out of time"
+					     : "the agent left no solution.py in its workspace");
+		add_usage(t->res, a);
+		r = store_attempt(st, run_id, o, t->task, a, err);
+		goto out;
+	}
+	set_outcome(a, "generated");
+	a->candidate = xstrdup(file.buf);
+	add_usage(t->res, a);
+	if ((r = store_attempt(st, run_id, o, t->task, a, err)) < 0)
+		goto out;
+	{
+		struct gen_attempt *fin = new_attempt(t->res);
+
+		r = final_eval(o, st, run_id, t, file.buf, fin, err);
+		if (r == 0 && !strcmp(fin->outcome, "pass")) {
+			t->passed = t->res->solved = true;
+			for (unsigned rr = 0; rr <= t->res->rounds; rr++)
+				t->res->solved_by_round[rr]++;
+			t->res->best_speedup = fin->speedup;
+		}
+	}
+out:
+	strbuf_release(&ws);
+	strbuf_release(&file);
+	strbuf_release(&text);
+	strbuf_release(&out);
+	strbuf_release(&e_prompt);
+	strbuf_release(&e_verify);
+	strbuf_release(&e_sol);
+	strbuf_release(&e_task);
+	return r;
+}
+
+int gen_run(const struct gen_opts *o, const struct task *const *tasks, size_t nr_tasks,
+	    long long run_id, struct gen_task_result **ret, struct strbuf *err)
+{
+	unsigned per_task = o->track == GEN_SAMPLE ? (o->samples ? o->samples : 1) : 1;
+	size_t ntr = nr_tasks * per_task;
+	struct gen_task_result *res = xcalloc(nr_tasks ? nr_tasks : 1, sizeof(*res));
+	struct trajectory *tr = xcalloc(ntr ? ntr : 1, sizeof(*tr));
+	struct llm_client *llm = NULL;
+	struct store *st = NULL;
+	int r;
+
+	if ((r = store_open(o->store_path, &st, err)) < 0)
+		goto out;
+	if (o->track != GEN_EXTERNAL && (r = llm_client_new(&o->llm, &llm, err)) < 0)
+		goto out;
+	for (size_t i = 0; i < nr_tasks; i++) {
+		struct strbuf prompt = STRBUF_INIT;
+
+		res[i].task = tasks[i];
+		res[i].n = per_task;
+		res[i].rounds = o->track == GEN_EXTERNAL ? 0 : o->rounds;
+		res[i].solved_by_round = xcalloc(res[i].rounds + 1, sizeof(unsigned));
+		res[i].best_speedup = NAN;
+		res[i].cost_usd = NAN;
+		prompt_build(tasks[i], o->platform, &prompt);
+		for (unsigned s = 0; s < per_task; s++) {
+			struct trajectory *t = &tr[i * per_task + s];
+
+			t->task = tasks[i];
+			t->res = &res[i];
+			t->sample = s;
+			t->best_speedup = NAN;
+			t->started = monotonic_s();
+			traj_say(t, "user", prompt.buf);
+		}
+		strbuf_release(&prompt);
+	}
+	if (o->track == GEN_EXTERNAL) {
+		for (size_t i = 0; i < ntr && r == 0; i++)
+			r = run_external(o, st, run_id, &tr[i], err);
+		goto out;
+	}
+	for (unsigned round = 0; round <= o->rounds && r == 0; round++) {
+		if (o->verbose > 0)
+			fprintf(stderr, "kgb generate: round %u\n", round);
+		r = run_round(o, llm, st, run_id, tr, ntr, round, err);
+	}
+	for (size_t i = 0; i < ntr && r == 0 && o->track == GEN_AGENT; i++) {
+		if (tr[i].best_candidate)
+			r = final_eval(o, st, run_id, &tr[i], tr[i].best_candidate,
+				       new_attempt(tr[i].res), err);
+		else
+			tr[i].res->final_verdict = "fail";
+	}
+out:
+	for (size_t i = 0; i < ntr; i++)
+		traj_release(&tr[i]);
+	free(tr);
+	llm_client_free(llm);
+	store_free(st);
+	if (r < 0) {
+		for (size_t i = 0; i < nr_tasks; i++)
+			gen_task_result_release(&res[i]);
+		free(res);
+		return r;
+	}
+	*ret = res;
+	return 0;
+}

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# `kgb generate` against a local scripted chat server (tests/llm/server.py) speaking the OpenAI
+# and Anthropic APIs: the requests sent, retries, budgets, exact token and cost accounting, the
+# Pass@k and tokens-per-success arithmetic, and the three tracks end to end on the interpreter.
+. "$(dirname "$0")/lib.sh"
+
+PY=$ROOT/.venv/bin/python
+TASKS=$FIXTURES/tasks
+GOOD=$TASKS/aten/scale/solution.py
+export OPENAI_API_KEY=sk-test-7f3a ANTHROPIC_API_KEY=ak-test-91c2
+
+# serve NAME: starts the server on $TMP/NAME.json, logging to $TMP/NAME.log; sets URL.
+serve() {
+	rm -f "$TMP/$1.port" "$TMP/$1.log"
+	"$PY" "$ROOT/tests/llm/server.py" "$TMP/$1.json" "$TMP/$1.log" "$TMP/$1.port" &
+	SERVER_PIDS="${SERVER_PIDS:-} $!"
+	for _ in $(seq 100); do [ -s "$TMP/$1.port" ] && break; sleep 0.1; done
+	URL=http://127.0.0.1:$(cat "$TMP/$1.port")
+}
+trap 'kill ${SERVER_PIDS:-} 2>/dev/null' EXIT
+
+# script NAME PYTHON-EXPR: writes the server script {"rules": EXPR}, with good and bad modules.
+script() {
+	"$PY" - "$TMP/$1.json" "$GOOD" "$2" <<-'PY'
+	import json, sys
+	good = open(sys.argv[2]).read()
+	bad = good.replace("x * 2", "x * 3")
+	json.dump({"rules": eval(sys.argv[3])}, open(sys.argv[1], "w"))
+	PY
+}
+
+# Each test has a store of its own ($KGB_STORE is set before it), so rows() sees its run only.
+gen() { "$KGB" --tasks "$TASKS" generate --platform interpreter --backoff 0 "$@"; }
+rows() { sqlite3 "$KGB_STORE" "$1"; }
+
+script oa '[{"match": "implement `scale`", "replies": [
+	{"code": bad, "usage": {"prompt": 1000, "completion": 200, "cached": 100}},
+	{"status": 429, "retry_after": "0"}, {"status": 503}, {"code": good}]},
+	{"match": "wrong results", "replies": [{"code": good, "usage": {"prompt": 1500, "completion": 300}}]}]'
+serve oa
+export KGB_STORE=$TMP/oa.db
+test_expect_success 'sample track, OpenAI API: reflection, retries, exact counts and Pass@k' '
+	gen --base-url "$URL/v1" --model m1 --samples 2 --rounds 1 --concurrency 1 --k 1,2 \
+		--out "$TMP/oa" --json >"$TMP/oa.out" &&
+	test "$(json_eval "$TMP/oa.out" "recs[-1][\"pass_at_k\"][\"1\"][\"value\"]")" = 0.5 &&
+	test "$(json_eval "$TMP/oa.out" "recs[-1][\"pass_at_k\"][\"2\"][\"value\"]")" = 1.0 &&
+	test "$(json_eval "$TMP/oa.out" "recs[-1][\"solved_within_rounds\"]")" = "[0.5, 1.0]" &&
+	test "$(json_eval "$TMP/oa.out" "recs[-1][\"prompt_tokens\"]")" = 2600 &&
+	test "$(json_eval "$TMP/oa.out" "recs[-1][\"completion_tokens\"]")" = 550 &&
+	test "$(json_eval "$TMP/oa.out" "recs[-1][\"cached_tokens\"]")" = 100 &&
+	test "$(json_eval "$TMP/oa.out" "recs[-1][\"tokens_per_success\"]")" = 3150.0 &&
+	test "$(json_eval "$TMP/oa.out" "recs[-1][\"cost_usd\"]")" = None &&
+	test "$(rows "select group_concat(http_attempts) from generations where round = 0 order by sample")" = "1,3" &&
+	test "$(rows "select outcome from generations where sample = 0 and round = 0")" = mismatch &&
+	test "$(rows "select outcome from generations where sample = 0 and round = 1")" = pass &&
+	test "$(rows "select outcome from generations where sample = 1")" = pass &&
+	rows "select feedback from generations where outcome = \"mismatch\"" | grep -q "wrong results on .scale. with" &&
+	test -f "$TMP/oa/r0/scale/s0.py" && test -f "$TMP/oa/r1/scale/s0.py" &&
+	test "$(grep -c "" "$TMP/oa.log")" = 5 &&
+	json_eval "$TMP/oa.log" "{r[\"path\"] for r in recs}" | grep -qx "{.\/v1\/chat\/completions.}" &&
+	json_eval "$TMP/oa.log" "{r[\"auth\"] for r in recs}" | grep -qx "{.Bearer sk-test-7f3a.}" &&
+	test "$(json_eval "$TMP/oa.log" "[len(r[\"body\"][\"messages\"]) for r in recs]")" = "[1, 1, 1, 1, 3]" &&
+	json_eval "$TMP/oa.log" "recs[-1][\"body\"][\"messages\"][1][\"role\"]" | grep -qx assistant &&
+	! grep -rq sk-test-7f3a "$KGB_STORE" "$TMP/oa.out" "$TMP/oa"
+'
+
+script an '[{"match": "implement `scale`", "replies": [
+	{"code": good, "usage": {"prompt": 1000, "completion": 200, "cached": 100}}]}]'
+serve an
+export KGB_STORE=$TMP/an.db
+cat >"$TMP/prices.json" <<-EOF
+{"claude-x": {"input": 2.0, "cached_input": 1.0, "output": 10.0}}
+EOF
+test_expect_success 'Anthropic Messages API, streamed: cached tokens and cost' '
+	gen --api anthropic --base-url "$URL" --model claude-x --stream --prices "$TMP/prices.json" \
+		--temperature 0.5 --out "$TMP/an" --json >"$TMP/an.out" &&
+	test "$(json_eval "$TMP/an.out" "recs[-1][\"prompt_tokens\"]")" = 1000 &&
+	test "$(json_eval "$TMP/an.out" "recs[-1][\"cached_tokens\"]")" = 100 &&
+	test "$(json_eval "$TMP/an.out" "recs[-1][\"completion_tokens\"]")" = 200 &&
+	test "$(json_eval "$TMP/an.out" "round(recs[-1][\"cost_usd\"], 10)")" = 0.0039 &&
+	test "$(json_eval "$TMP/an.out" "round(recs[-1][\"cost_per_success\"], 10)")" = 0.0039 &&
+	test "$(json_eval "$TMP/an.log" "recs[0][\"path\"]")" = /v1/messages &&
+	test "$(json_eval "$TMP/an.log" "recs[0][\"auth\"]")" = ak-test-91c2 &&
+	test "$(json_eval "$TMP/an.log" "recs[0][\"version\"]")" = 2023-06-01 &&
+	test "$(json_eval "$TMP/an.log" "(recs[0][\"body\"][\"stream\"], recs[0][\"body\"][\"temperature\"], recs[0][\"body\"][\"model\"])")" = "(True, 0.5, '"'"'claude-x'"'"')"
+'
+
+script bad '[{"match": "implement `scale`", "replies": [
+	{"text": "I would rather not."}, {"refusal": "I cannot help with that."},
+	{"text": "Let me think about", "finish": "length"}, {"text": "```python\ndef scale(x):\n    return", "finish": "length"},
+	{"malformed": True}, {"no_usage": True}, {"status": 400, "body": "{\"error\": {\"message\": \"bad model\"}}"},
+	{"status": 500}]}]'
+serve bad
+export KGB_STORE=$TMP/bad.db
+test_expect_success 'replies without usable code, and failures: each outcome and reason' '
+	gen --base-url "$URL/v1" --model m --samples 7 --concurrency 1 --retries 1 \
+		--out "$TMP/bad" --json >"$TMP/bad.out" &&
+	rows "select sample, outcome, http_attempts, error from generations order by sample" >"$TMP/bad.rows" &&
+	cat "$TMP/bad.rows" &&
+	grep -q "^0|no_code|1|the reply has no fenced Python code block" "$TMP/bad.rows" &&
+	grep -q "^1|no_code|1|the model refused" "$TMP/bad.rows" &&
+	grep -q "^3|no_code|1|the reply was cut off at the token limit inside its code block" "$TMP/bad.rows" &&
+	grep -q "^2|no_code|1|the reply was cut off at the token limit before any Python" "$TMP/bad.rows" &&
+	grep -q "^4|no_reply|2|the reply carries no valid token usage.*(after 2 attempts)" "$TMP/bad.rows" &&
+	grep -q "|no_reply|1|HTTP 400: .*bad model" "$TMP/bad.rows" &&
+	grep -q "|no_reply|2|HTTP 500: .*(after 2 attempts)" "$TMP/bad.rows" &&
+	test "$(json_eval "$TMP/bad.out" "recs[-1][\"solved\"]")" = 0 &&
+	test "$(json_eval "$TMP/bad.out" "recs[-1][\"tokens_per_success\"]")" = None
+'
+
+script slow '[{"match": "implement `scale`", "replies": [{"code": good, "delay": 3}]}]'
+serve slow
+export KGB_STORE=$TMP/slow.db
+test_expect_success 'a request that outlives its timeout is retried, then given up' '
+	gen --base-url "$URL/v1" --model m --request-timeout 0.5 --retries 1 --out "$TMP/slow" \
+		--json >"$TMP/slow.out" &&
+	rows "select outcome, http_attempts, error from generations" | grep -q "^no_reply|2|Timeout was reached (after 2 attempts)" &&
+	test "$(grep -c "" "$TMP/slow.log")" = 2
+'
+
+script wait '[{"match": "implement `scale`", "replies": [{"status": 429, "retry_after": "1"}, {"text": "no code"}]}]'
+serve wait
+export KGB_STORE=$TMP/wait.db
+test_expect_success 'Retry-After is honoured over the backoff' '
+	gen --base-url "$URL/v1" --model m --out "$TMP/wait" >/dev/null &&
+	rows "select http_attempts, latency_ms >= 1000 from generations" | grep -qx "2|1"
+'
+
+script budget '[{"match": "implement `scale`", "replies": [{"code": good, "usage": {"prompt": 120, "completion": 40}}]}]'
+serve budget
+export KGB_STORE=$TMP/budget.db
+test_expect_success 'the token budget stops new requests once spent' '
+	gen --base-url "$URL/v1" --model m --samples 4 --concurrency 1 --budget-tokens 300 \
+		--out "$TMP/budget" --json >"$TMP/budget.out" &&
+	test "$(grep -c "" "$TMP/budget.log")" = 2 &&
+	test "$(rows "select group_concat(outcome) from (select outcome from generations order by sample)")" = "pass,pass,budget,budget" &&
+	test "$(json_eval "$TMP/budget.out" "recs[-1][\"prompt_tokens\"] + recs[-1][\"completion_tokens\"]")" = 320 &&
+	test "$(json_eval "$TMP/budget.out" "recs[0][\"pass_at_k\"][\"1\"]")" = 0.5
+'
+
+script agent '[{"match": "implement `scale`", "replies": [{"text": "thinking"}]},
+	{"match": "no usable code", "replies": [{"code": good}]}]'
+serve agent
+export KGB_STORE=$TMP/agent.db
+test_expect_success 'agent track: feedback until correct, then the held-out cases' '
+	gen --track agent --base-url "$URL/v1" --model m --out "$TMP/agent" --json >"$TMP/agent.out" &&
+	test "$(json_eval "$TMP/agent.out" "recs[0][\"final_verdict\"]")" = pass &&
+	test "$(rows "select group_concat(stage || \":\" || outcome) from (select * from generations order by round, stage)")" = "generate:no_code,generate:pass,final:pass" &&
+	test -f "$TMP/agent/final/scale/s0.py" &&
+	test "$(grep -c "" "$TMP/agent.log")" = 2
+'
+
+cat >"$TMP/agent.sh" <<-EOF
+#!/bin/sh
+# A scripted "coding agent": reads the prompt, writes a kernel, verifies it, reports usage.
+grep -q "implement \\\`scale\\\`" "\$KGB_PROMPT" || exit 1
+cp "$GOOD" "\$KGB_SOLUTION"
+./verify >verify.out 2>&1 || exit 1
+printf '{"prompt_tokens": 4000, "completion_tokens": 800, "cached_tokens": 0, "cost_usd": 0.02}' >usage.json
+EOF
+chmod +x "$TMP/agent.sh"
+export KGB_STORE=$TMP/ext.db
+test_expect_success 'external track: a scripted agent command, its verify and its usage' '
+	gen --track external --agent-cmd "$TMP/agent.sh" --out "$TMP/ext" --json >"$TMP/ext.out" &&
+	test "$(json_eval "$TMP/ext.out" "recs[0][\"final_verdict\"]")" = pass &&
+	test "$(json_eval "$TMP/ext.out" "recs[-1][\"tokens_per_success\"]")" = 4800.0 &&
+	test "$(json_eval "$TMP/ext.out" "recs[-1][\"cost_usd\"]")" = 0.02 &&
+	grep -q "pass" "$TMP/ext/external/scale/verify.out" &&
+	gen --track external --agent-cmd "sleep 30" --agent-timeout 1 --out "$TMP/ext2" --json >"$TMP/ext2.out" &&
+	test "$(json_eval "$TMP/ext2.out" "recs[0][\"solved\"]")" = False &&
+	rows "select outcome, error from generations where model = \"sleep 30\"" | grep -q "^timeout|the agent command ran out of time"
+'
+
+export KGB_STORE=$TMP/none.db
+test_expect_success 'bad input: clear errors, nothing stored' '
+	expect_status 2 gen --api bogus --base-url x --model m 2>"$TMP/e" && grep -q "expected openai or anthropic" "$TMP/e" &&
+	expect_status 2 gen --base-url x 2>"$TMP/e" && grep -q "model and --base-url are required" "$TMP/e" &&
+	expect_status 2 gen --base-url x --model m --budget-usd 1 2>"$TMP/e" && grep -q "needs --prices" "$TMP/e" &&
+	expect_status 2 gen --track external 2>"$TMP/e" && grep -q "needs --agent-cmd" "$TMP/e" &&
+	printf "{\"m\": {\"input\": 1,}}" >"$TMP/badprices.json" &&
+	expect_status 3 gen --base-url x --model m --prices "$TMP/badprices.json" 2>"$TMP/e" &&
+	grep -q "badprices.json:1:" "$TMP/e" &&
+	printf "{\"m\": {\"input\": -1, \"output\": 1}}" >"$TMP/neg.json" &&
+	expect_status 3 gen --base-url x --model m --prices "$TMP/neg.json" 2>"$TMP/e" &&
+	grep -q "m.input: expected a non-negative number" "$TMP/e" &&
+	expect_status 3 gen --base-url x --model m --task nosuch 2>"$TMP/e" && grep -q "no such task" "$TMP/e" &&
+	test ! -e "$TMP/none.db"
+'
+
+test_done
