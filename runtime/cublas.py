@@ -10,7 +10,8 @@ timing events bracket the routine, and sets the pointer mode the call needs.
 data_ptr(); a list of tensors becomes a device array of their data_ptr()s (the
 `const T *const Aarray[]` of the batched routines; built on every call, as a candidate given
 the same list must); a plain int is a C `int`, or `int64_t` for the `_64` routines; anything
-ctypes already made (an enum as `enum(v)`, a scalar from `scalar()`) passes as it is. A status
+ctypes already made (an enum as `enum(v)`, a `long long` as `i64(v)`, a scalar from `scalar()`)
+passes as it is. A status
 other than CUBLAS_STATUS_SUCCESS raises RuntimeError naming the routine and the status.
 """
 
@@ -70,6 +71,12 @@ def _check(status: int, name: str) -> None:
 def enum(value: int) -> ctypes.c_int:
     """A cuBLAS enum argument (cublasOperation_t, cublasFillMode_t, cudaDataType, ...)."""
     return ctypes.c_int(int(value))
+
+
+def i64(value: int) -> ctypes.c_int64:
+    """A `long long` argument of a routine that is not `_64` (strideA of the strided-batched
+    routines): a plain int would be passed as a 32-bit int, whose upper half is then garbage."""
+    return ctypes.c_int64(int(value))
 
 
 def scalar(precision: str, value: complex | float) -> Any:

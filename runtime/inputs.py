@@ -128,11 +128,15 @@ def _parse_desc(d: Any) -> TensorDesc:
 
 def _floats(v: Any) -> Any:
     """A JSON value with every non-finite spelling ("inf", "-inf", "nan"), in lists too, turned
-    into its float."""
+    into its float, and every {"complex": [re, im]} into a Python complex (JSON has no complex
+    numbers; the C and Z cuBLAS routines take complex alpha and beta)."""
     if isinstance(v, str):
         return NONFINITE.get(v, v)
     if isinstance(v, list):
         return [_floats(x) for x in v]
+    if isinstance(v, dict) and set(v) == {"complex"}:
+        re, im = (_floats(x) for x in v["complex"])
+        return complex(re, im)
     return v
 
 

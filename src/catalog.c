@@ -195,6 +195,38 @@ static void check_float_spellings(struct vctx *v, const char *path, json_t *j)
 	strbuf_release(&p);
 }
 
+/*
+ * A complex value is {"complex": [re, im]} (runtime/inputs.py): two numbers or non-finite
+ * spellings, and no other key. Lists and other objects are walked.
+ */
+static void check_complex(struct vctx *v, const char *path, json_t *j)
+{
+	json_t *c = json_object_get(j, "complex"), *x;
+	const char *key;
+	size_t i;
+
+	if (json_is_array(j)) {
+		json_array_foreach(j, i, x) check_complex(v, path, x);
+		return;
+	}
+	if (!json_is_object(j))
+		return;
+	if (!c) {
+		json_object_foreach(j, key, x) check_complex(v, path, x);
+		return;
+	}
+	if (json_object_size(j) != 1 || !json_is_array(c) || json_array_size(c) != 2)
+		goto bad;
+	json_array_foreach(c, i, x) {
+		if (!json_is_number(x) &&
+		    !(json_is_string(x) && catalog_is_nonfinite(json_string_value(x))))
+			goto bad;
+	}
+	return;
+bad:
+	verr(v, path, "expected {\"complex\": [re, im]} with two numbers and no other key");
+}
+
 static void check_number_or_expr(struct vctx *v, const char *path, json_t *j)
 {
 	if (j && !json_is_number(j) && !json_is_string(j))
@@ -341,6 +373,7 @@ static void check_args(struct vctx *v, const char *path, json_t *args, json_t *s
 						   "a memory format (contiguous_format, channels_last, channels_last_3d, preserve_format) or null");
 		} else if (!strcmp(kind, "value")) {
 			check_float_spellings(v, p.buf, e);
+			check_complex(v, p.buf, e);
 		}
 	}
 	strbuf_release(&p);
@@ -367,6 +400,7 @@ static void check_axes(struct vctx *v, const char *path, json_t *axes)
 			verr(v, path, "axis '%s': expected a non-empty list of values", key);
 		strbuf_addf(&p, "%s.%s", path, key);
 		check_float_spellings(v, p.buf, vals);
+		check_complex(v, p.buf, vals);
 		strbuf_release(&p);
 	}
 }
