@@ -1,0 +1,7 @@
+"""cublasCcopy_v2 itself, from the cuBLAS library torch loaded (runtime/cublas.py)."""
+
+from runtime import cublas
+
+
+def cublasCcopy_v2(n, x, incx, y, incy):
+    cublas.call("cublasCcopy_v2", n, x, incx, y, incy)

@@ -1,0 +1,9 @@
+"""cublasCgemm_v2 itself, from the cuBLAS library torch loaded (runtime/cublas.py)."""
+
+from runtime import cublas
+
+
+def cublasCgemm_v2(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc):
+    cublas.call("cublasCgemm_v2", cublas.enum(transa), cublas.enum(transb), m, n, k,
+                cublas.scalar("C", alpha), A, lda, B, ldb, cublas.scalar("C", beta), C,
+                ldc)

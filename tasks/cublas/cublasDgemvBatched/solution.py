@@ -1,0 +1,106 @@
+"""Shipped solution for cublasDgemvBatched: y_b = alpha*op(A_b) x_b + beta*y_b, one launch.
+
+The members live in separate tensors, so the kernel takes one int64 device table of their
+addresses (A_0..A_{B-1}, then x_0.., then y_0..; built with data_ptr(), which this task allows,
+in one host-to-device copy) and turns each loaded address into a float64 pointer. Grid: (batch
+member, block of outputs). op = N: a program owns BLOCK_R rows of y_b and walks the columns of
+A_b, its tiles running down the contiguous (column-major) dimension; op = T (and C, the same
+for real data): it owns BLOCK_R columns of A_b and walks down them. Products accumulate in a
+float64 tile reduced once at the end. BLAS vectors: element i at base + i*inc, base =
+(len-1)*|inc| for a negative increment; offsets are 64-bit. beta == 0 skips reading y.
+alpha and beta are annotated float64: an unannotated Python float would reach the kernel as
+float32.
+"""
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _gemv_n(table, batch, m, n, lda, incx, base_x, incy, base_y, alpha: tl.float64,
+            beta: tl.float64, BETA_ZERO: tl.constexpr, BLOCK_R: tl.constexpr,
+            BLOCK_K: tl.constexpr):
+    b = tl.program_id(0).to(tl.int64)
+    a_base = tl.load(table + b).to(tl.pointer_type(tl.float64))
+    x_base = tl.load(table + batch + b).to(tl.pointer_type(tl.float64)) + base_x
+    y_base = tl.load(table + 2 * batch + b).to(tl.pointer_type(tl.float64)) + base_y
+    rows = tl.program_id(1).to(tl.int64) * BLOCK_R + tl.arange(0, BLOCK_R)
+    rmask = rows < m
+    acc = tl.zeros([BLOCK_R, BLOCK_K], dtype=tl.float64)
+    for k0 in range(0, n, BLOCK_K):
+        ks = k0 + tl.arange(0, BLOCK_K).to(tl.int64)
+        kmask = ks < n
+        a = tl.load(a_base + rows[:, None] + ks[None, :] * lda,
+                    mask=rmask[:, None] & kmask[None, :], other=0.0)
+        xv = tl.load(x_base + ks * incx, mask=kmask, other=0.0)
+        acc += a * xv[None, :]
+    res = alpha * tl.sum(acc, axis=1)
+    y_at = y_base + rows * incy
+    if not BETA_ZERO:
+        res += beta * tl.load(y_at, mask=rmask, other=0.0)
+    tl.store(y_at, res, mask=rmask)
+
+
+@triton.jit
+def _gemv_t(table, batch, m, n, lda, incx, base_x, incy, base_y, alpha: tl.float64,
+            beta: tl.float64, BETA_ZERO: tl.constexpr, BLOCK_R: tl.constexpr,
+            BLOCK_K: tl.constexpr):
+    b = tl.program_id(0).to(tl.int64)
+    a_base = tl.load(table + b).to(tl.pointer_type(tl.float64))
+    x_base = tl.load(table + batch + b).to(tl.pointer_type(tl.float64)) + base_x
+    y_base = tl.load(table + 2 * batch + b).to(tl.pointer_type(tl.float64)) + base_y
+    cols = tl.program_id(1).to(tl.int64) * BLOCK_R + tl.arange(0, BLOCK_R)
+    cmask = cols < n
+    acc = tl.zeros([BLOCK_K, BLOCK_R], dtype=tl.float64)
+    for k0 in range(0, m, BLOCK_K):
+        ks = k0 + tl.arange(0, BLOCK_K).to(tl.int64)
+        kmask = ks < m
+        a = tl.load(a_base + ks[:, None] + cols[None, :] * lda,
+                    mask=kmask[:, None] & cmask[None, :], other=0.0)
+        xv = tl.load(x_base + ks * incx, mask=kmask, other=0.0)
+        acc += a * xv[:, None]
+    res = alpha * tl.sum(acc, axis=0)
+    y_at = y_base + cols * incy
+    if not BETA_ZERO:
+        res += beta * tl.load(y_at, mask=cmask, other=0.0)
+    tl.store(y_at, res, mask=cmask)
+
+
+def _base(length: int, inc: int) -> int:
+    """Where element 0 of a BLAS vector lies: 0, or (length-1)*|inc| for a negative increment."""
+    return (length - 1) * -inc if inc < 0 else 0
+
+
+def _blocks(out_len: int, red_len: int, trans_n: bool, gpu: bool) -> tuple[int, int]:
+    """(BLOCK_R outputs, BLOCK_K reduction) per tile; the contiguous dimension gets more."""
+    if not gpu:  # the interpreter: few, large tiles
+        return min(256, triton.next_power_of_2(out_len)), min(256, triton.next_power_of_2(red_len))
+    if trans_n:  # outputs run down the contiguous columns
+        r = min(128, max(16, triton.next_power_of_2(out_len)))
+        return r, max(16, min(64, 4096 // r))
+    k = min(128, max(16, triton.next_power_of_2(red_len)))
+    return max(16, min(64, 4096 // k)), k
+
+
+def cublasDgemvBatched(trans: int, m: int, n: int, alpha: float, Aarray: list, lda: int,
+                       xarray: list, incx: int, beta: float, yarray: list, incy: int,
+                       batchCount: int) -> None:
+    if trans not in (0, 1, 2):
+        raise ValueError("cublasDgemvBatched: invalid trans")
+    if m < 0 or n < 0 or batchCount < 0 or lda < max(1, m) or incx == 0 or incy == 0:
+        raise ValueError("cublasDgemvBatched: invalid argument (CUBLAS_STATUS_INVALID_VALUE)")
+    if m == 0 or n == 0 or batchCount == 0:
+        return None
+    trans_n = trans == 0
+    rows, cols = (m, n) if trans_n else (n, m)
+    members = list(Aarray[:batchCount]) + list(xarray[:batchCount]) + list(yarray[:batchCount])
+    device = yarray[0].device
+    table = torch.tensor([t.data_ptr() for t in members], dtype=torch.int64, device=device)
+    block_r, block_k = _blocks(rows, cols, trans_n, device.type == "cuda")
+    grid = (batchCount, triton.cdiv(rows, block_r))
+    kernel = _gemv_n if trans_n else _gemv_t
+    kernel[grid](table, batchCount, m, n, lda, incx, _base(cols, incx), incy, _base(rows, incy),
+                 alpha, beta, BETA_ZERO=beta == 0, BLOCK_R=block_r, BLOCK_K=block_k,
+                 num_warps=4)
+    return None

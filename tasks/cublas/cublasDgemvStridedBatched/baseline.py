@@ -1,0 +1,14 @@
+"""cublasDgemvStridedBatched itself, from the cuBLAS library torch loaded (runtime/cublas.py).
+The strides are `long long int` in C: passed as 64-bit ctypes values (a plain int would be a C
+int)."""
+
+import ctypes
+
+from runtime import cublas
+
+
+def cublasDgemvStridedBatched(trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y,
+                              incy, stridey, batchCount):
+    cublas.call("cublasDgemvStridedBatched", cublas.enum(trans), m, n, cublas.scalar("D", alpha),
+                A, lda, ctypes.c_longlong(strideA), x, incx, ctypes.c_longlong(stridex),
+                cublas.scalar("D", beta), y, incy, ctypes.c_longlong(stridey), batchCount)

@@ -1,0 +1,7 @@
+"""cublasZswap_v2 itself, from the cuBLAS library torch loaded (runtime/cublas.py)."""
+
+from runtime import cublas
+
+
+def cublasZswap_v2(n, x, incx, y, incy):
+    cublas.call("cublasZswap_v2", n, x, incx, y, incy)
