@@ -12,8 +12,14 @@
    index[p]:
    - plain scatter stores (with repeated targets one of the writers wins, as in torch);
    - reduce="add" uses atomic adds (float32 or the integer type);
-   - reduce="multiply" uses a compare-and-swap loop on the element's bits, with lanes that are
-     finished or masked pointed at a scratch word, so repeated targets multiply correctly.
+   - reduce="multiply" uses a compare-and-swap loop on the element's 32/64-bit word (float16 and
+     bfloat16 go through the float32 buffer), relaxed order like ATen's atomicCAS loop: each
+     lane loads its target once, then each round CASes old -> old * v and keeps the word it saw
+     on failure; only the tile's failed lanes change anything in the next round. atomic_cas has
+     no mask, so a finished lane issues CAS(x, x) on its own target (a no-op) and a masked lane
+     one on its own word of a per-lane scratch buffer: no address is shared by dummy lanes, so
+     nothing serialises (a single shared dummy word made every retry round of a tile queue
+     thousands of atomics on one address). Repeated targets multiply correctly in any order.
    A scalar `value` is first converted to self's dtype (rounded for 16-bit floats, truncated
    toward zero for integers), as torch does, and then used like a src element.
 3. A non-contiguous `out=` receives the buffer by one strided copy.
@@ -71,15 +77,22 @@ def _scatter_kernel(idx_ptr, src_ptr, dst_ptr, bits_ptr, scratch_ptr, value, R, 
     elif MODE == 1:
         tl.atomic_add(dst_ptr + d_off, v, mask=m, sem="relaxed")
     else:
+        # Compare-and-swap multiply. atomic_cas takes no mask, so every lane issues one CAS per
+        # round: a pending lane swaps cur -> cur * v on its own target; a finished lane issues
+        # CAS(x, x) on its own target (a no-op whatever the word holds); a masked lane, whose
+        # target may not exist, a no-op CAS on its own word of the per-lane scratch. No two lanes
+        # of a tile share a dummy word, so nothing serialises on one address. Relaxed order:
+        # each CAS only needs its own atomicity, as in ATen's atomicCAS loop.
         bits_ty = bits_ptr.dtype.element_ty
+        lane = tl.arange(0, BR)[:, None] * BC + tl.arange(0, BC)[None, :]
+        target = tl.where(m, bits_ptr + d_off, scratch_ptr + lane)
         pending = m
-        cur = tl.load(dst_ptr + d_off, mask=m, other=0)
+        want = tl.load(bits_ptr + d_off, mask=m, other=0)
         while tl.max(pending.to(tl.int32)) > 0:
-            target = tl.where(pending, bits_ptr + d_off, scratch_ptr)
-            want = cur.to(bits_ty, bitcast=True)
-            seen = tl.atomic_cas(target, want, (cur * v).to(bits_ty, bitcast=True))
+            prod = (want.to(acc_ty, bitcast=True) * v).to(bits_ty, bitcast=True)
+            seen = tl.atomic_cas(target, want, tl.where(pending, prod, want), sem="relaxed")
             pending = pending & (seen != want)
-            cur = seen.to(acc_ty, bitcast=True)
+            want = seen
 
 
 def _pow2(n: int) -> int:
@@ -122,7 +135,7 @@ _VAL_TY = {torch.float16: tl.float16, torch.bfloat16: tl.bfloat16, torch.float32
 _BITS = {4: torch.int32, 8: torch.int64}
 
 
-def _scatter_launch(index, src, dst, bits, scratch, dim, value, val_ty, mode, use_src, gpu):
+def _scatter_launch(index, src, dst, bits, dim, value, val_ty, mode, use_src, gpu):
     sizes = list(index.shape)
     cols = []
     for d in range(index.dim()):
@@ -145,7 +158,7 @@ def _scatter_launch(index, src, dst, bits, scratch, dim, value, val_ty, mode, us
         for k in range(sizes[j]):
             _scatter_launch(index.select(j, k), src.select(j, k) if use_src else src,
                             dst.select(j, k), bits.select(j, k) if bits is not None else None,
-                            scratch, dim - (j < dim), value, val_ty, mode, use_src, gpu)
+                            dim - (j < dim), value, val_ty, mode, use_src, gpu)
         return
     groups = [(1, 0, 0, 0, -1)] * (5 - len(groups)) + groups
     C, ic, sc, dc, _ = groups[-1]
@@ -155,6 +168,8 @@ def _scatter_launch(index, src, dst, bits, scratch, dim, value, val_ty, mode, us
     bc = min(_pow2(C), 1024 if gpu else 65536)
     br = min(_pow2(R), max(1, tile // bc))
     n_cblk = triton.cdiv(C, bc)
+    # one dummy word per lane of a tile, for the multiply kernel's masked lanes
+    scratch = torch.empty(br * bc, dtype=bits.dtype, device=dst.device) if bits is not None else dst
     _scatter_kernel[(triton.cdiv(R, br) * n_cblk,)](
         index, src, dst, bits if bits is not None else dst, scratch, value, R, C, n_cblk,
         z1, z2, z3, i0, i1, i2, i3, ic, s0, s1, s2, s3, sc, d0, d1, d2, d3, dc, dst.stride(dim),
@@ -194,14 +209,13 @@ def _scatter(self, dim, index, src, value, reduce, out):
         ix = index.reshape(1) if index.dim() == 0 else index
         sr = (src.reshape(1) if src.dim() == 0 else src) if use_src else ix
         dst = acc.reshape(1) if nd == 0 else acc
-        bits = scratch = None
+        bits = None
         if mode == 2:
             if dst.element_size() not in _BITS:
                 raise RuntimeError("scatter(): multiply is supported for 32- and 64-bit "
                                    "accumulators")
             bits = dst.view(_BITS[dst.element_size()])
-            scratch = torch.empty(1, dtype=bits.dtype, device=self.device)
-        _scatter_launch(ix, sr, dst, bits, scratch if scratch is not None else dst, dim,
+        _scatter_launch(ix, sr, dst, bits, dim,
                         float(value) if value is not None else 0.0, _VAL_TY[self.dtype], mode,
                         use_src, gpu)
     if wide:
