@@ -5,6 +5,10 @@ the walk over the ascending verticals and descending slashes is inherently seque
 step depends on the range the previous ones built), so a program runs it as a scalar loop and
 stores each column index and block start as it is produced. Rows whose block starts at or past
 q_seqlen return at once and leave their outputs untouched.
+
+The int parameters are widened to int64 by multiplying with an int64 one rather than with
+`.to(tl.int64)`: the GPU launcher specialises an int argument equal to 1 (nnz_v = 1, say) into
+a plain Python int constexpr, which has no `.to` (the interpreter passes it as a tensor).
 """
 
 import torch
@@ -20,10 +24,13 @@ def _cvsi_kernel(bc_ptr, bo_ptr, cc_ptr, ci_ptr, q_ptr, kv_ptr, v_ptr, s_ptr, H,
     b = bh // H
     q = tl.load(q_ptr + b).to(tl.int64)
     kv = tl.load(kv_ptr + b).to(tl.int64)
-    M = BM.to(tl.int64)
-    N = BN.to(tl.int64)
-    nv = NNZ_V.to(tl.int64)
-    ns = NNZ_S.to(tl.int64)
+    # Widen the int parameters by multiplying with an int64 one, not with .to(): on the GPU an
+    # int argument equal to 1 is specialised into a Python int constexpr, which has no .to.
+    one = tl.full((), 1, tl.int64)
+    M = BM * one
+    N = BN * one
+    nv = NNZ_V * one
+    ns = NNZ_S * one
     start_m = m * M
     if start_m < q:
         end_m = start_m + M

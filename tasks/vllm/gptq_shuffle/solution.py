@@ -15,7 +15,9 @@ ExLlama slot.
   written over the words other programs still read: it goes to a scratch buffer, which a second
   Triton kernel copies back.
 
-Words are handled as uint32 (bitcast), so shifts are logical.
+Words are handled as uint32 (bitcast), so shifts are logical. Bit positions inside the unrolled
+loops are inline constexpr expressions of the loop index (or returned by a helper): a
+`NAME: tl.constexpr = ...` in a loop body is a reassignment, which the compiler rejects.
 """
 
 import torch
@@ -30,6 +32,12 @@ def _slot(j: tl.constexpr, BITS: tl.constexpr):
         return j * 8
     else:
         return (j // 2) * BITS + (j % 2) * 16
+
+
+@triton.jit
+def _pos3(j: tl.constexpr):
+    # Output bit position of 3-bit value j < 30 within its word (10 values a word).
+    return ((j % 10) // 2) * 3 + ((j % 10) % 2) * 16
 
 
 @triton.jit
@@ -65,35 +73,32 @@ def _shuffle_kernel(src_ptr, dst_ptr, perm_ptr, G, N,
                 sh = tl.where(two, 32 - s, 0)
                 v = ((lo >> s[:, None]) | (hi << sh[:, None])) & 7
             else:
-                P: tl.constexpr = 3 * j
-                WI: tl.constexpr = P // 32
-                S: tl.constexpr = P % 32
-                if WI == 0:
+                # Word 3j // 32, bit 3j % 32, written inline: a constexpr annotation inside
+                # the unrolled loop would be a reassignment, which the compiler rejects.
+                if (3 * j) // 32 == 0:
                     lo = w0
                     hi = w1
-                elif WI == 1:
+                elif (3 * j) // 32 == 1:
                     lo = w1
                     hi = w2
                 else:
                     lo = w2
                     hi = w2
-                if S > 29:
-                    v = ((lo >> S) | (hi << (32 - S))) & 7
+                if (3 * j) % 32 > 29:
+                    v = ((lo >> ((3 * j) % 32)) | (hi << (32 - (3 * j) % 32))) & 7
                 else:
-                    v = (lo >> S) & 7
+                    v = (lo >> ((3 * j) % 32)) & 7
             if j < 30:
-                POS: tl.constexpr = ((j % 10) // 2) * 3 + ((j % 10) % 2) * 16
                 if j < 10:
-                    a0 |= v << POS
+                    a0 |= v << _pos3(j)
                 elif j < 20:
-                    a1 |= v << POS
+                    a1 |= v << _pos3(j)
                 else:
-                    a2 |= v << POS
+                    a2 |= v << _pos3(j)
             else:
-                TOP: tl.constexpr = 15 + 16 * (j - 30)
-                a0 |= (v & 1) << TOP
-                a1 |= ((v >> 1) & 1) << TOP
-                a2 |= ((v >> 2) & 1) << TOP
+                a0 |= (v & 1) << (15 + 16 * (j - 30))
+                a1 |= ((v >> 1) & 1) << (15 + 16 * (j - 30))
+                a2 |= ((v >> 2) & 1) << (15 + 16 * (j - 30))
         tl.store(dst_ptr + base, a0.to(tl.int32, bitcast=True), mask=m)
         tl.store(dst_ptr + base + N, a1.to(tl.int32, bitcast=True), mask=m)
         tl.store(dst_ptr + base + 2 * N, a2.to(tl.int32, bitcast=True), mask=m)

@@ -11,6 +11,14 @@ kept groups, and selects the `topk` experts one after another: the largest selec
 available, the lowest expert index among equal ones. Their unbiased scores are collected in a
 [BT, KP] tile, renormalised and scaled, and stored with the indices. `topk` is a compile-time
 constant, so the selection loop is unrolled.
+
+The selection works on the [BT, NGP, GSP] tile itself (maxima and minima over both expert axes)
+rather than on [BT, NGP * GSP] reshapes of the candidates, the unbiased scores and a broadcast
+tile of expert ids. The shipped version used those reshapes; it passed on the interpreter but,
+compiled for the H200, picked wrong experts and weights for 96 experts in 32 groups (3 per
+group, padded to 4): the lanes of the separately reshaped tensors did not line up there, so the
+expert found by one was not the one zeroed and weighted in the others. Nothing on the
+selection path depends on a reshape now.
 """
 
 import torch
@@ -41,6 +49,7 @@ def _grouped_topk_kernel(x_ptr, bias_ptr, w_ptr, i_ptr, T, sx, n_group, group_si
         s = x
     b = tl.load(bias_ptr + expert, mask=e_ok, other=0.0).to(tl.float32)
     neg = float("-inf")
+    big = 2147483647
     v = tl.where(e_ok[None, :, :], s + b[None, :, :], neg)
     # Each group's two largest selection scores.
     top1 = tl.max(v, axis=2)
@@ -53,19 +62,19 @@ def _grouped_topk_kernel(x_ptr, bias_ptr, w_ptr, i_ptr, T, sx, n_group, group_si
         ((score[:, None, :] == score[:, :, None]) & (g[None, None, :] < g[None, :, None]))
     rank = tl.sum((beats & g_ok[None, None, :]).to(tl.int32), axis=2)
     kept = (rank < topk_group) & g_ok[None, :]
-    cand = tl.reshape(tl.where(kept[:, :, None], v, neg), [BT, NGP * GSP])
-    flat_s = tl.reshape(s, [BT, NGP * GSP])
-    big = 2147483647
-    ids = tl.reshape(tl.broadcast_to(tl.where(e_ok, expert, big)[None, :, :], [BT, NGP, GSP]),
-                     [BT, NGP * GSP])
+    # The selection stays on the [BT, NGP, GSP] tile (two-level reductions), with no reshape
+    # to [BT, NGP * GSP]: the compiled reshapes of the candidates, the scores and the
+    # (broadcast) expert ids need not keep their elements in step on the GPU.
+    cand = tl.where(kept[:, :, None], v, neg)
+    ids = tl.where(e_ok, expert, big)[None, :, :]
     kcol = tl.arange(0, KP)
     w_out = tl.zeros([BT, KP], tl.float32)
     i_out = tl.zeros([BT, KP], tl.int32)
     for t in tl.static_range(TOPK):
-        best = tl.max(cand, axis=1)
-        idx = tl.min(tl.where(cand == best[:, None], ids, big), axis=1)
-        hit = ids == idx[:, None]
-        w = tl.sum(tl.where(hit, flat_s, 0.0), axis=1)
+        best = tl.max(tl.max(cand, axis=2), axis=1)
+        idx = tl.min(tl.min(tl.where(cand == best[:, None, None], ids, big), axis=2), axis=1)
+        hit = ids == idx[:, None, None]
+        w = tl.sum(tl.sum(tl.where(hit, s, 0.0), axis=2), axis=1)
         cand = tl.where(hit, neg, cand)
         w_out = tl.where(kcol[None, :] == t, w[:, None], w_out)
         i_out = tl.where(kcol[None, :] == t, idx[:, None], i_out)

@@ -6,7 +6,9 @@ log2(n) butterfly stages: at stage s the row is viewed as [n / 2h, 2, h] with h 
 two halves of every pair become their sum and difference (a reduction over the axis of size 2,
 with weights (1, 1) and (1, -1), then broadcast back), which is the Sylvester Hadamard product.
 The rows are scaled by 1/sqrt(n) once and stored, rounded once to the dtype, into x (inplace)
-or into a new contiguous tensor. Stage sizes are compile-time constants, so the loop unrolls.
+or into a new contiguous tensor. Stage sizes are compile-time constants, so the loop unrolls; they are written as inline
+constexpr expressions of the static loop index (no `h: tl.constexpr = ...` in the loop body:
+the compiler, unlike the interpreter, refuses to reassign a constexpr name).
 """
 
 import torch
@@ -28,8 +30,9 @@ def _hadamard_kernel(x_ptr, y_ptr, R, D1, sx0, sx1, sxl, sy0, sy1, syl, scale,
     k = tl.arange(0, 2)
     sgn = (1 - 2 * k).to(tl.float32)
     for s in tl.static_range(LOG):
-        h: tl.constexpr = 1 << s
-        p = tl.reshape(v, [BR * (N // (2 * h)), 2, h])
+        # The stage width h = 2**s is written out inline (1 << s): a constexpr annotation
+        # inside the loop would be a reassignment, which the compiler rejects.
+        p = tl.reshape(v, [BR * (N // (2 << s)), 2, 1 << s])
         add = tl.sum(p, axis=1)
         sub = tl.sum(p * sgn[None, :, None], axis=1)
         p = tl.where(k[None, :, None] == 0, add[:, None, :], sub[:, None, :])
