@@ -1,4 +1,6 @@
-"""Shipped solution for aten::sort: a bitonic sorting network on (key, index) pairs.
+"""Shipped solution for aten::sort: a bitonic sorting network on (key, position) pairs, split
+so that the expensive network compiles once for the whole task, whatever the dtype, the
+direction or the row length.
 
 Every element becomes an int64 key whose signed order is the order sort must produce: floats
 through their bit pattern (negative values with the magnitude bits flipped, -0 folded onto +0,
@@ -6,26 +8,32 @@ every NaN onto the largest key, so NaN sorts after +inf), integers and bool as t
 descending sorts use the bitwise complement of the key. Ties are broken by the original
 position, so the result is the stable order whatever `stable` says (a valid answer for
 stable=False too). Each row is padded to P = next_power_of_2(n) (at least 2) with the largest
-key and positions that sort after every real element. The values are then gathered from `self`
-at the sorted positions (exact copies, NaN payloads included), so no key is ever decoded.
+key and positions that sort after every real element. The values are gathered from `self` at
+the sorted positions (exact copies, NaN payloads included), so no key is ever decoded.
 
-Short rows (P <= 2048) are sorted in one launch, each row in one tile of P elements with the
-whole network unrolled; the rows of a tile are independent. Longer rows are not: the unrolled
-network grows as log2(P)**2 steps on a P-element tile, and on the H200 the 65536-element
-int64 key+index tile never finished compiling (over 300 s). A long row is instead sorted by a
-global bitonic network over int64 key/position scratch buffers of P elements per row:
-  - one launch sorts every T-element tile (T = 2048) through all stages s <= log2(T), each
-    compare's direction taken from bit s of its global position, so tiles alternate as the
-    global network requires;
-  - each later stage s = log2(T)+1 .. log2(P) runs one launch per step j >= log2(T) that
-    compare-exchanges global positions p and p ^ 2**j (downward where bit s of p is set), then
-    one in-tile launch for its steps j < log2(T); the last stage's in-tile launch gathers the
-    values and writes both outputs instead of the scratch.
-On the GPU every program holds at most 2048 elements, and the long path's kernels do not
-depend on n (only on dtype and direction), so no row length forces a new large compile. The CPU
-interpreter compiles nothing but pays per program, so there a program takes up to 65536
-elements: several short rows, or several tiles (and pairs) of the long path, which runs the
-same network.
+On the GPU each row is padded to P = 64, 1024, 2048 or (long rows) a power of two above 2048
+(on the interpreter to next_power_of_2(n), at least 2, as no compile is paid there), and the
+work is split into kernels over an int64 key scratch and an int64 position scratch of (R, P)
+elements (flattened, padded with dummy rows to whole programs):
+  - _encode_kernel (per input dtype, elementwise, cheap to compile): reads `self` through its
+    strides and writes the keys (complemented for descending: a runtime flag, not a
+    specialisation) and positions;
+  - _net_kernel (independent of dtype and direction): sorts 2048-element tiles of the flat
+    scratch through the unrolled bitonic stages 1 .. log2(min(P, 2048)), the direction of a
+    pair taken from bit `stage` of its position within its row, so the P-element rows of a
+    tile are sorted independently, each ascending. It compiles for 3 network sizes at most
+    (64, 1024, 2048) plus a MERGE form (the 11 in-tile steps of a runtime stage);
+  - rows of P > 2048 go on through the global network: per stage s > 11, one cheap
+    _global_step_kernel launch per step j >= 11 (positions p and p ^ 2**j over the scratch),
+    then the MERGE _net_kernel for the steps j < 11;
+  - _gather_kernel (per input dtype, elementwise, cheap): reads the sorted positions and writes
+    values and indices through the output strides.
+Before this split the network was unrolled inside a kernel specialised on dtype, direction,
+every power-of-two row size and rows per program: dozens of 8-30 s compiles for the case grid
+on the H200, which ran out of time. Int arguments of the network kernels are not specialised
+(do_not_specialize), so a value of 1 or a multiple of 16 forces no other compile. On the GPU a
+network program holds 2048 elements; the CPU interpreter compiles nothing but pays per program,
+so there a program takes up to 65536 (several tiles, or pairs).
 
 Dims other than `dim` (at most three) are walked through their strides, for the input and both
 outputs alike, so non-contiguous inputs and outputs are neither copied nor staged; a tensor of
@@ -36,16 +44,17 @@ import torch
 import triton
 import triton.language as tl
 
-# The largest tile a kernel sorts in registers; rows padded beyond it take the global path.
+# The tile a network program sorts in registers; rows padded beyond it also take global steps.
 _LOG_TILE = 11
 _TILE = 1 << _LOG_TILE
 # Elements one program handles on the CPU interpreter (see _sort_into).
 _CPU_BUDGET = 1 << 16
+_KEY_MAX = 0x7FFFFFFFFFFFFFFF
 
 
 @triton.jit
-def _encode(x, m, KIND: tl.constexpr, DESC: tl.constexpr):
-    # The int64 key whose signed order is the sort order; masked-off lanes get the largest key.
+def _encode(x, KIND: tl.constexpr):
+    # The int64 key whose signed order is the ascending sort order.
     if KIND == 0:
         xf = x.to(tl.float32)
         bits = xf.to(tl.int32, bitcast=True)
@@ -60,25 +69,45 @@ def _encode(x, m, KIND: tl.constexpr, DESC: tl.constexpr):
         key = bits ^ ((bits >> 63) & 0x7FFFFFFFFFFFFFFF)
     else:
         key = x.to(tl.int64)
-    if DESC:
-        key = ~key
-    return tl.where(m, key, 0x7FFFFFFFFFFFFFFF)
+    return key
+
+
+@triton.jit(do_not_specialize=["S", "R", "N", "D1", "D2", "xs0", "xs1", "xs2", "P", "LP",
+                               "flip"])
+def _encode_kernel(x_ptr, key_ptr, pos_ptr, S, R, N, D1, D2, xs0, xs1, xs2, xsd, P, LP, flip,
+                   KIND: tl.constexpr, BLOCK: tl.constexpr):
+    # Flat scratch element f = row * P + p: key of self[row, p] (complemented when flip = -1),
+    # the largest key for p >= N and for the dummy rows past R; position p.
+    one = tl.full((), 1, tl.int64)
+    f = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    row = f >> (LP * one)
+    p = f & (P * one - 1)
+    m = (p < N) & (row < R)
+    r2 = row % D2
+    r01 = row // D2
+    r1 = r01 % D1
+    r0 = r01 // D1
+    x = tl.load(x_ptr + (r0 * xs0 + r1 * xs1 + r2 * xs2) + p * xsd, mask=m, other=0)
+    key = _encode(x, KIND) ^ (flip * one)
+    key = tl.where(m, key, 0x7FFFFFFFFFFFFFFF)
+    ok = f < S
+    tl.store(key_ptr + f, key, mask=ok)
+    tl.store(pos_ptr + f, p, mask=ok)
 
 
 @triton.jit
-def _bitonic_step(k, i, base, stage, ROWS: tl.constexpr, BLOCK: tl.constexpr,
+def _bitonic_step(k, i, base, pmask, stage, ROWS: tl.constexpr, BLOCK: tl.constexpr,
                   J: tl.constexpr):
     # Compare-exchange the elements 2**J apart inside blocks of 2**(J+1) of each tile row, whose
-    # first element is at position `base` (0, or one per tile row, shape (ROWS, 1, 1)) of its
-    # sorted row; a pair sorts upward when its position's bit `stage` is 0, downward otherwise.
-    A: tl.constexpr = BLOCK // (2 << J)
-    B: tl.constexpr = 1 << J
-    k4 = tl.permute(tl.reshape(k, (ROWS, A, 2, B)), (0, 1, 3, 2))
-    i4 = tl.permute(tl.reshape(i, (ROWS, A, 2, B)), (0, 1, 3, 2))
+    # first element is at flat position `base` (shape (ROWS, 1, 1)); a pair sorts upward when
+    # bit `stage` of its position within its row (flat & pmask) is 0, downward otherwise; on
+    # equal keys the lower position comes first.
+    k4 = tl.permute(tl.reshape(k, (ROWS, BLOCK // (2 << J), 2, 1 << J)), (0, 1, 3, 2))
+    i4 = tl.permute(tl.reshape(i, (ROWS, BLOCK // (2 << J), 2, 1 << J)), (0, 1, 3, 2))
     kl, kr = tl.split(k4)
     il, ir = tl.split(i4)
-    g = base + tl.arange(0, A)[None, :, None] * (2 * B)
-    down = ((g >> stage) & 1) == 1
+    g = base + tl.arange(0, BLOCK // (2 << J))[None, :, None] * (2 << J)
+    down = (((g & pmask) >> stage) & 1) == 1
     greater = (kl > kr) | ((kl == kr) & (il > ir))
     swap = greater != down
     nkl = tl.where(swap, kr, kl)
@@ -90,73 +119,47 @@ def _bitonic_step(k, i, base, stage, ROWS: tl.constexpr, BLOCK: tl.constexpr,
     return k, i
 
 
-@triton.jit
-def _sort_kernel(x_ptr, v_ptr, ix_ptr, R, N, D1, D2,
-                 xs0, xs1, xs2, xsd, vs0, vs1, vs2, vsd, is0, is1, is2, isd,
-                 KIND: tl.constexpr, DESC: tl.constexpr, ROWS: tl.constexpr,
-                 BLOCK: tl.constexpr, LOG: tl.constexpr):
-    # Short rows: ROWS whole rows per program, each sorted in one BLOCK-element tile.
-    pid = tl.program_id(0)
-    rows = pid.to(tl.int64) * ROWS + tl.arange(0, ROWS)[:, None]
-    pos = tl.arange(0, BLOCK)[None, :].to(tl.int64)
-    r_ok = rows < R
-    r2 = rows % D2
-    r01 = rows // D2
-    r1 = r01 % D1
-    r0 = r01 // D1
-    xbase = r0 * xs0 + r1 * xs1 + r2 * xs2
-    m = r_ok & (pos < N)
-    x = tl.load(x_ptr + xbase + pos * xsd, mask=m, other=0)
-    key = _encode(x, m, KIND, DESC)
-    idx = pos + tl.zeros((ROWS, BLOCK), dtype=tl.int64)
-    for stage in tl.static_range(1, LOG + 1):
-        for t in tl.static_range(stage):
-            key, idx = _bitonic_step(key, idx, 0, stage, ROWS, BLOCK, stage - 1 - t)
-    val = tl.load(x_ptr + xbase + idx * xsd, mask=m, other=0)
-    tl.store(v_ptr + (r0 * vs0 + r1 * vs1 + r2 * vs2) + pos * vsd, val, mask=m)
-    tl.store(ix_ptr + (r0 * is0 + r1 * is1 + r2 * is2) + pos * isd, idx, mask=m)
-
-
-@triton.jit
-def _tile_sort_kernel(x_ptr, key_ptr, pos_ptr, N, D1, D2, xs0, xs1, xs2, xsd, P,
-                      KIND: tl.constexpr, DESC: tl.constexpr, TILES: tl.constexpr,
-                      T: tl.constexpr, LOG_T: tl.constexpr):
-    # Long rows, first launch: encode TILES consecutive T-element tiles of the flattened
-    # (rows, P / T) tiles and run the global network's stages 1 .. LOG_T on each (directions
-    # from the global positions).
+@triton.jit(do_not_specialize=["pmask", "stage"])
+def _net_kernel(key_ptr, pos_ptr, pmask, stage, TILES: tl.constexpr, T: tl.constexpr,
+                LOG_T: tl.constexpr, MERGE: tl.constexpr):
+    # TILES consecutive T-element tiles of the flat scratch. MERGE: the steps LOG_T - 1 .. 0 of
+    # the (runtime) stage `stage` of long rows. Otherwise the stages 1 .. LOG_T, fully unrolled
+    # (rows of P = 2**LOG_T elements end sorted ascending; longer rows get alternating runs).
+    one = tl.full((), 1, tl.int64)
     tile = tl.program_id(0).to(tl.int64) * TILES + tl.arange(0, TILES)[:, None]
-    row = tile // (P // T)
-    base = (tile % (P // T)) * T
-    r2 = row % D2
-    r01 = row // D2
-    r1 = r01 % D1
-    r0 = r01 // D1
-    pos = base + tl.arange(0, T)[None, :].to(tl.int64)
-    m = pos < N
-    x = tl.load(x_ptr + (r0 * xs0 + r1 * xs1 + r2 * xs2) + pos * xsd, mask=m, other=0)
-    key = _encode(x, m, KIND, DESC)
-    idx = pos
-    for stage in tl.static_range(1, LOG_T + 1):
-        for t in tl.static_range(stage):
-            key, idx = _bitonic_step(key, idx, base[:, :, None], stage, TILES, T,
-                                     stage - 1 - t)
-    tl.store(key_ptr + row * P + pos, key)
-    tl.store(pos_ptr + row * P + pos, idx)
+    flat = tile * T + tl.arange(0, T)[None, :]
+    key = tl.load(key_ptr + flat)
+    idx = tl.load(pos_ptr + flat)
+    base = (tile * T)[:, :, None]
+    pm = pmask * one
+    if MERGE:
+        st = stage * one
+        for t in tl.static_range(LOG_T):
+            key, idx = _bitonic_step(key, idx, base, pm, st, TILES, T, LOG_T - 1 - t)
+    else:
+        for s in tl.static_range(1, LOG_T + 1):
+            for t in tl.static_range(s):
+                key, idx = _bitonic_step(key, idx, base, pm, s, TILES, T, s - 1 - t)
+    tl.store(key_ptr + flat, key)
+    tl.store(pos_ptr + flat, idx)
 
 
-@triton.jit
+@triton.jit(do_not_specialize=["P", "stage", "j", "dist"])
 def _global_step_kernel(key_ptr, pos_ptr, P, stage, j, dist, PAIRS: tl.constexpr):
     # Long rows: step j (dist = 2**j >= T) of stage `stage`, PAIRS pairs per program. Pair q
     # of the flattened (rows, P / 2) pairs joins positions lo and lo + dist of the flattened
     # (rows, P) scratch; P is a multiple of 2 * dist, so rows never mix.
+    one = tl.full((), 1, tl.int64)
     q = tl.program_id(0).to(tl.int64) * PAIRS + tl.arange(0, PAIRS)
-    lo = ((q >> j) << (j + 1)) + (q & (dist - 1))
-    hi = lo + dist
+    jj = j * one
+    d = dist * one
+    lo = ((q >> jj) << (jj + 1)) + (q & (d - 1))
+    hi = lo + d
     kl = tl.load(key_ptr + lo)
     kr = tl.load(key_ptr + hi)
     il = tl.load(pos_ptr + lo)
     ir = tl.load(pos_ptr + hi)
-    down = (((lo & (P - 1)) >> stage) & 1) == 1
+    down = (((lo & (P * one - 1)) >> (stage * one)) & 1) == 1
     greater = (kl > kr) | ((kl == kr) & (il > ir))
     swap = greater != down
     tl.store(key_ptr + lo, tl.where(swap, kr, kl))
@@ -165,33 +168,25 @@ def _global_step_kernel(key_ptr, pos_ptr, P, stage, j, dist, PAIRS: tl.constexpr
     tl.store(pos_ptr + hi, tl.where(swap, il, ir))
 
 
-@triton.jit
-def _tile_merge_kernel(key_ptr, pos_ptr, x_ptr, v_ptr, ix_ptr, N, D1, D2,
-                       xs0, xs1, xs2, xsd, vs0, vs1, vs2, vsd, is0, is1, is2, isd, P, stage,
-                       TILES: tl.constexpr, T: tl.constexpr, LOG_T: tl.constexpr,
-                       FINAL: tl.constexpr):
-    # Long rows: steps LOG_T - 1 .. 0 of stage `stage` on TILES consecutive T-element tiles.
-    # The last stage (FINAL) gathers the values and writes both outputs instead of the scratch.
-    tile = tl.program_id(0).to(tl.int64) * TILES + tl.arange(0, TILES)[:, None]
-    row = tile // (P // T)
-    base = (tile % (P // T)) * T
-    pos = base + tl.arange(0, T)[None, :].to(tl.int64)
-    key = tl.load(key_ptr + row * P + pos)
-    idx = tl.load(pos_ptr + row * P + pos)
-    for t in tl.static_range(LOG_T):
-        key, idx = _bitonic_step(key, idx, base[:, :, None], stage, TILES, T, LOG_T - 1 - t)
-    if FINAL:
-        r2 = row % D2
-        r01 = row // D2
-        r1 = r01 % D1
-        r0 = r01 // D1
-        m = pos < N
-        val = tl.load(x_ptr + (r0 * xs0 + r1 * xs1 + r2 * xs2) + idx * xsd, mask=m, other=0)
-        tl.store(v_ptr + (r0 * vs0 + r1 * vs1 + r2 * vs2) + pos * vsd, val, mask=m)
-        tl.store(ix_ptr + (r0 * is0 + r1 * is1 + r2 * is2) + pos * isd, idx, mask=m)
-    else:
-        tl.store(key_ptr + row * P + pos, key)
-        tl.store(pos_ptr + row * P + pos, idx)
+@triton.jit(do_not_specialize=["RP", "N", "D1", "D2", "xs0", "xs1", "xs2", "vs0", "vs1", "vs2",
+                               "is0", "is1", "is2", "P", "LP"])
+def _gather_kernel(pos_ptr, x_ptr, v_ptr, ix_ptr, RP, N, D1, D2, xs0, xs1, xs2, xsd,
+                   vs0, vs1, vs2, vsd, is0, is1, is2, isd, P, LP, BLOCK: tl.constexpr):
+    # Output element (row, p), p < N, of the flat (R, P) scratch: its sorted position, and the
+    # value of self there.
+    one = tl.full((), 1, tl.int64)
+    f = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    row = f >> (LP * one)
+    p = f & (P * one - 1)
+    m = (p < N) & (f < RP)
+    r2 = row % D2
+    r01 = row // D2
+    r1 = r01 % D1
+    r0 = r01 // D1
+    idx = tl.load(pos_ptr + f, mask=m, other=0)
+    val = tl.load(x_ptr + (r0 * xs0 + r1 * xs1 + r2 * xs2) + idx * xsd, mask=m, other=0)
+    tl.store(v_ptr + (r0 * vs0 + r1 * vs1 + r2 * vs2) + p * vsd, val, mask=m)
+    tl.store(ix_ptr + (r0 * is0 + r1 * is1 + r2 * is2) + p * isd, idx, mask=m)
 
 
 _FLOAT32_KEYED = (torch.float16, torch.bfloat16, torch.float32)
@@ -240,8 +235,13 @@ def _sort_into(self, stable, dim, descending, values, indices):
     _, vs, vsd = _layout(v_k, dim)
     _, is_, isd = _layout(ix_k, dim)
     R = x.numel() // N
-    block = max(2, triton.next_power_of_2(N))
-    log = block.bit_length() - 1
+    # Rows are padded to one of a few network sizes (so the unrolled network compiles at most
+    # three times for the whole task): 64, 1024, 2048, or a multiple of the 2048 tile.
+    # The interpreter compiles nothing: there rows keep P = next_power_of_2(n) (at least 2).
+    P = max(2, triton.next_power_of_2(N))
+    if self.device.type != "cpu":
+        P = 64 if P <= 64 else (1024 if P <= 1024 else max(P, _TILE))
+    log = P.bit_length() - 1
     if x.dtype in _FLOAT32_KEYED:
         kind = 0
     elif x.dtype == torch.float64:
@@ -251,38 +251,34 @@ def _sort_into(self, stable, dim, descending, values, indices):
     x_k, v_kk = x, v_k
     if x.dtype == torch.bool:
         x_k, v_kk = x.view(torch.uint8), v_k.view(torch.uint8)
-    desc = bool(descending)
-    # Elements per program: tiles of at most 2048 elements compile quickly on the GPU; the CPU
-    # interpreter compiles nothing and pays per program, so it takes whole rows or many tiles.
+    flip = -1 if descending else 0
+    # Elements per network program: one 2048-element tile on the GPU; the CPU interpreter
+    # compiles nothing and pays per program, so it takes many tiles (and pairs).
     budget = _CPU_BUDGET if self.device.type == "cpu" else _TILE
-    if block <= _TILE:
-        rows = min(triton.next_power_of_2(R), max(1, budget // block))
-        grid = (triton.cdiv(R, rows),)
-        _sort_kernel[grid](x_k, v_kk, ix_k, R, N, D1, D2, xs[0], xs[1], xs[2], xsd,
-                           vs[0], vs[1], vs[2], vsd, is_[0], is_[1], is_[2], isd,
-                           KIND=kind, DESC=desc, ROWS=rows, BLOCK=block, LOG=log,
-                           num_warps=4 if block * rows <= 1024 else 8)
-    else:
-        # The global network over (R, P) key/position scratch, P = block.
-        keys = torch.empty((R, block), dtype=torch.int64, device=x.device)
-        pos = torch.empty((R, block), dtype=torch.int64, device=x.device)
-        # Both powers of two, so the tiles and pairs of all rows split evenly into programs.
-        ntiles = min(block, budget) // _TILE
-        npairs = min(block, budget) // 2
-        tiles = (R * (block // _TILE) // ntiles,)
-        _tile_sort_kernel[tiles](x_k, keys, pos, N, D1, D2, xs[0], xs[1], xs[2], xsd, block,
-                                 KIND=kind, DESC=desc, TILES=ntiles, T=_TILE, LOG_T=_LOG_TILE,
-                                 num_warps=8)
-        pairs = (R * (block // 2) // npairs,)
+    ntiles = max(1, min(triton.next_power_of_2(triton.cdiv(R * P, _TILE)), budget // _TILE))
+    chunk = ntiles * _TILE
+    S = triton.cdiv(R * P, chunk) * chunk  # scratch elements, whole programs of dummy rows
+    keys = torch.empty(S, dtype=torch.int64, device=x.device)
+    pos = torch.empty(S, dtype=torch.int64, device=x.device)
+    eb = 65536 if self.device.type == "cpu" else 1024
+    _encode_kernel[(triton.cdiv(S, eb),)](x_k, keys, pos, S, R, N, D1, D2, xs[0], xs[1], xs[2],
+                                          xsd, P, log, flip, KIND=kind, BLOCK=eb, num_warps=4)
+    tiles = (S // chunk,)
+    _net_kernel[tiles](keys, pos, P - 1, 0, TILES=ntiles, T=_TILE, LOG_T=min(log, _LOG_TILE),
+                       MERGE=False, num_warps=8)
+    if log > _LOG_TILE:
+        # Rows longer than a tile: P and S are multiples of the tile, so S // 2 pairs.
+        npairs = min(S, budget) // 2
+        pairs = (S // 2 // npairs,)
         for stage in range(_LOG_TILE + 1, log + 1):
             for j in range(stage - 1, _LOG_TILE - 1, -1):
-                _global_step_kernel[pairs](keys, pos, block, stage, j, 1 << j, PAIRS=npairs,
+                _global_step_kernel[pairs](keys, pos, P, stage, j, 1 << j, PAIRS=npairs,
                                            num_warps=4)
-            _tile_merge_kernel[tiles](keys, pos, x_k, v_kk, ix_k, N, D1, D2,
-                                      xs[0], xs[1], xs[2], xsd, vs[0], vs[1], vs[2], vsd,
-                                      is_[0], is_[1], is_[2], isd, block, stage,
-                                      TILES=ntiles, T=_TILE, LOG_T=_LOG_TILE,
-                                      FINAL=stage == log, num_warps=8)
+            _net_kernel[tiles](keys, pos, P - 1, stage, TILES=ntiles, T=_TILE,
+                               LOG_T=_LOG_TILE, MERGE=True, num_warps=8)
+    _gather_kernel[(triton.cdiv(R * P, eb),)](
+        pos, x_k, v_kk, ix_k, R * P, N, D1, D2, xs[0], xs[1], xs[2], xsd,
+        vs[0], vs[1], vs[2], vsd, is_[0], is_[1], is_[2], isd, P, log, BLOCK=eb, num_warps=4)
     if v_k is not v:
         v.copy_(v_k.reshape(v.shape))
         ix.copy_(ix_k.reshape(ix.shape))
