@@ -1,0 +1,9 @@
+"""cublasDtrsmBatched itself, from the cuBLAS library torch loaded (runtime/cublas.py); the lists of
+tensors become device arrays of pointers."""
+
+from runtime import cublas
+
+
+def cublasDtrsmBatched(side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount):
+    cublas.call("cublasDtrsmBatched", cublas.enum(side), cublas.enum(uplo), cublas.enum(trans),
+                cublas.enum(diag), m, n, cublas.scalar("D", alpha), A, lda, B, ldb, batchCount)
