@@ -9,7 +9,8 @@ mutant pass cannot tell that breakage from a correct kernel. Each mutant models 
 - last:          only the last element is wrong (an off-by-one loop bound)
 - dtype:         the output has the wrong dtype (a forgotten cast)
 - perturb:       every element is off by twice the allowed error (precision too low)
-- mutate_input:  an input the op must not modify is modified in place
+- mutate_input:  an input the op must not modify is modified in place (the first tensor
+                 argument, or the first tensor of a Tensor[] argument)
 
 The mutation is applied to the candidate's outputs after its call returns, in the worker; an
 entry that returns no tensor (an `out=` overload returning None) has the arguments it writes
@@ -68,8 +69,15 @@ def apply(mutant: str, out: Any, args: Sequence[BuiltArg], mutates: Sequence[str
     """Return the mutated output (most mutants change the output tensors in place)."""
     if mutant == "mutate_input":
         for a in args:
-            if isinstance(a.value, torch.Tensor) and a.name not in mutates and a.value.numel():
-                _set_flat(a.value, _bump, 0)
+            if a.name in mutates:
+                continue
+            # A Tensor[] input (the pointer arrays of the batched cuBLAS routines, vLLM's
+            # per-layer caches) is an input too: its first non-empty tensor is modified.
+            candidates = a.value if isinstance(a.value, list) else [a.value]
+            hit = next((t for t in candidates
+                        if isinstance(t, torch.Tensor) and t.numel()), None)
+            if hit is not None:
+                _set_flat(hit, _bump, 0)
                 break
         return out
     if mutant == "dtype":

@@ -33,6 +33,15 @@ def test_mutant_reaches_written_arguments_when_nothing_is_returned() -> None:
     assert args[0].value.all()
 
 
+def test_mutate_input_reaches_a_list_of_inputs() -> None:
+    # the pointer-array batched cuBLAS routines take every input as a list of tensors
+    a_list, c_list = [torch.ones(0), torch.ones(3)], [torch.ones(3)]
+    args = (BuiltArg("m", 3), BuiltArg("Aarray", a_list), BuiltArg("Carray", c_list))
+    apply("mutate_input", None, args, ["Carray"], 0.0, 0.0)
+    assert not torch.equal(a_list[1], torch.ones(3))  # the first non-empty input tensor
+    assert torch.equal(c_list[0], torch.ones(3))  # the written list is never the input
+
+
 def test_stop_on_fail_per_entry(tmp_path: Path) -> None:
     # wrong_value.py forgets alpha in add_Tensor (wrong where alpha != 1), add_Scalar is right
     cases = add_cases()
