@@ -747,8 +747,24 @@ int gen_run(const struct gen_opts *o, const struct task *const *tasks, size_t nr
 		strbuf_release(&prompt);
 	}
 	if (o->track == GEN_EXTERNAL) {
-		for (size_t i = 0; i < ntr && r == 0; i++)
+		long long used = 0;
+
+		for (size_t i = 0; i < ntr && r == 0; i++) {
+			/* An agent cannot be stopped mid-task by a budget; the next one is not started
+			 * once the agents' reported usage has spent it. */
+			if (o->llm.budget_tokens > 0 && used >= o->llm.budget_tokens) {
+				struct gen_attempt *a = new_attempt(tr[i].res);
+
+				a->stage = "generate";
+				set_outcome(a, "budget");
+				a->error = xstrdup("not started: the run's budget is spent");
+				r = store_attempt(st, run_id, o, tr[i].task, a, err);
+				continue;
+			}
 			r = run_external(o, st, run_id, &tr[i], err);
+			used += tr[i].res->prompt_tokens > 0 ? tr[i].res->prompt_tokens : 0;
+			used += tr[i].res->completion_tokens > 0 ? tr[i].res->completion_tokens : 0;
+		}
 		goto out;
 	}
 	for (unsigned round = 0; round <= o->rounds && r == 0; round++) {

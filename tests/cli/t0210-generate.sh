@@ -5,8 +5,9 @@
 . "$(dirname "$0")/lib.sh"
 
 PY=$ROOT/.venv/bin/python
-TASKS=$FIXTURES/tasks
+TASKS=$FIXTURES/gen-tasks
 GOOD=$TASKS/aten/scale/solution.py
+GOOD_SHIFT=$TASKS/aten/shift/solution.py
 export OPENAI_API_KEY=sk-test-7f3a ANTHROPIC_API_KEY=ak-test-91c2
 
 # serve NAME: starts the server on $TMP/NAME.json, logging to $TMP/NAME.log; sets URL.
@@ -21,9 +22,10 @@ trap 'kill ${SERVER_PIDS:-} 2>/dev/null' EXIT
 
 # script NAME PYTHON-EXPR: writes the server script {"rules": EXPR}, with good and bad modules.
 script() {
-	"$PY" - "$TMP/$1.json" "$GOOD" "$2" <<-'PY'
+	"$PY" - "$TMP/$1.json" "$GOOD" "$2" "$GOOD_SHIFT" <<-'PY'
 	import json, sys
 	good = open(sys.argv[2]).read()
+	shift = open(sys.argv[4]).read()
 	bad = good.replace("x * 2", "x * 3")
 	json.dump({"rules": eval(sys.argv[3])}, open(sys.argv[1], "w"))
 	PY
@@ -36,30 +38,32 @@ rows() { sqlite3 "$KGB_STORE" "$1"; }
 script oa '[{"match": "implement `scale`", "replies": [
 	{"code": bad, "usage": {"prompt": 1000, "completion": 200, "cached": 100}},
 	{"status": 429, "retry_after": "0"}, {"status": 503}, {"code": good}]},
+	{"match": "implement `shift`", "replies": [{"code": shift}]},
 	{"match": "wrong results", "replies": [{"code": good, "usage": {"prompt": 1500, "completion": 300}}]}]'
 serve oa
 export KGB_STORE=$TMP/oa.db
-test_expect_success 'sample track, OpenAI API: reflection, retries, exact counts and Pass@k' '
+test_expect_success 'sample track, OpenAI API, two tasks: reflection, retries, exact counts and Pass@k' '
 	gen --base-url "$URL/v1" --model m1 --samples 2 --rounds 1 --concurrency 1 --k 1,2 \
 		--out "$TMP/oa" --json >"$TMP/oa.out" &&
-	test "$(json_eval "$TMP/oa.out" "recs[-1][\"pass_at_k\"][\"1\"][\"value\"]")" = 0.5 &&
+	test "$(json_eval "$TMP/oa.out" "[(r[\"task\"], r[\"pass_at_k\"][\"1\"]) for r in recs[:-1]]")" = "[('"'"'scale'"'"', 0.5), ('"'"'shift'"'"', 1.0)]" &&
+	test "$(json_eval "$TMP/oa.out" "recs[-1][\"pass_at_k\"][\"1\"]")" = "{'"'"'value'"'"': 0.75, '"'"'tasks'"'"': 2}" &&
 	test "$(json_eval "$TMP/oa.out" "recs[-1][\"pass_at_k\"][\"2\"][\"value\"]")" = 1.0 &&
-	test "$(json_eval "$TMP/oa.out" "recs[-1][\"solved_within_rounds\"]")" = "[0.5, 1.0]" &&
-	test "$(json_eval "$TMP/oa.out" "recs[-1][\"prompt_tokens\"]")" = 2600 &&
-	test "$(json_eval "$TMP/oa.out" "recs[-1][\"completion_tokens\"]")" = 550 &&
+	test "$(json_eval "$TMP/oa.out" "recs[-1][\"solved_within_rounds\"]")" = "[0.75, 1.0]" &&
+	test "$(json_eval "$TMP/oa.out" "recs[-1][\"prompt_tokens\"]")" = 2800 &&
+	test "$(json_eval "$TMP/oa.out" "recs[-1][\"completion_tokens\"]")" = 650 &&
 	test "$(json_eval "$TMP/oa.out" "recs[-1][\"cached_tokens\"]")" = 100 &&
-	test "$(json_eval "$TMP/oa.out" "recs[-1][\"tokens_per_success\"]")" = 3150.0 &&
+	test "$(json_eval "$TMP/oa.out" "recs[-1][\"tokens_per_success\"]")" = 1725.0 &&
 	test "$(json_eval "$TMP/oa.out" "recs[-1][\"cost_usd\"]")" = None &&
-	test "$(rows "select group_concat(http_attempts) from generations where round = 0 order by sample")" = "1,3" &&
-	test "$(rows "select outcome from generations where sample = 0 and round = 0")" = mismatch &&
-	test "$(rows "select outcome from generations where sample = 0 and round = 1")" = pass &&
-	test "$(rows "select outcome from generations where sample = 1")" = pass &&
+	test "$(rows "select group_concat(http_attempts) from (select http_attempts from generations where task = \"scale\" and round = 0 order by sample)")" = "1,3" &&
+	test "$(rows "select outcome from generations where task = \"scale\" and sample = 0 and round = 0")" = mismatch &&
+	test "$(rows "select outcome from generations where task = \"scale\" and sample = 0 and round = 1")" = pass &&
+	test "$(rows "select group_concat(outcome) from generations where not (task = \"scale\" and sample = 0)")" = "pass,pass,pass" &&
 	rows "select feedback from generations where outcome = \"mismatch\"" | grep -q "wrong results on .scale. with" &&
-	test -f "$TMP/oa/r0/scale/s0.py" && test -f "$TMP/oa/r1/scale/s0.py" &&
-	test "$(grep -c "" "$TMP/oa.log")" = 5 &&
+	test -f "$TMP/oa/r0/scale/s0.py" && test -f "$TMP/oa/r1/scale/s0.py" && test -f "$TMP/oa/r0/shift/s1.py" &&
+	test "$(grep -c "" "$TMP/oa.log")" = 7 &&
 	json_eval "$TMP/oa.log" "{r[\"path\"] for r in recs}" | grep -qx "{.\/v1\/chat\/completions.}" &&
 	json_eval "$TMP/oa.log" "{r[\"auth\"] for r in recs}" | grep -qx "{.Bearer sk-test-7f3a.}" &&
-	test "$(json_eval "$TMP/oa.log" "[len(r[\"body\"][\"messages\"]) for r in recs]")" = "[1, 1, 1, 1, 3]" &&
+	test "$(json_eval "$TMP/oa.log" "[len(r[\"body\"][\"messages\"]) for r in recs]")" = "[1, 1, 1, 1, 1, 1, 3]" &&
 	json_eval "$TMP/oa.log" "recs[-1][\"body\"][\"messages\"][1][\"role\"]" | grep -qx assistant &&
 	! grep -rq sk-test-7f3a "$KGB_STORE" "$TMP/oa.out" "$TMP/oa"
 '
@@ -72,7 +76,7 @@ cat >"$TMP/prices.json" <<-EOF
 {"claude-x": {"input": 2.0, "cached_input": 1.0, "output": 10.0}}
 EOF
 test_expect_success 'Anthropic Messages API, streamed: cached tokens and cost' '
-	gen --api anthropic --base-url "$URL" --model claude-x --stream --prices "$TMP/prices.json" \
+	gen --task scale --api anthropic --base-url "$URL" --model claude-x --stream --prices "$TMP/prices.json" \
 		--temperature 0.5 --out "$TMP/an" --json >"$TMP/an.out" &&
 	test "$(json_eval "$TMP/an.out" "recs[-1][\"prompt_tokens\"]")" = 1000 &&
 	test "$(json_eval "$TMP/an.out" "recs[-1][\"cached_tokens\"]")" = 100 &&
@@ -93,7 +97,7 @@ script bad '[{"match": "implement `scale`", "replies": [
 serve bad
 export KGB_STORE=$TMP/bad.db
 test_expect_success 'replies without usable code, and failures: each outcome and reason' '
-	gen --base-url "$URL/v1" --model m --samples 7 --concurrency 1 --retries 1 \
+	gen --task scale --base-url "$URL/v1" --model m --samples 7 --concurrency 1 --retries 1 \
 		--out "$TMP/bad" --json >"$TMP/bad.out" &&
 	rows "select sample, outcome, http_attempts, error from generations order by sample" >"$TMP/bad.rows" &&
 	cat "$TMP/bad.rows" &&
@@ -112,7 +116,7 @@ script slow '[{"match": "implement `scale`", "replies": [{"code": good, "delay":
 serve slow
 export KGB_STORE=$TMP/slow.db
 test_expect_success 'a request that outlives its timeout is retried, then given up' '
-	gen --base-url "$URL/v1" --model m --request-timeout 0.5 --retries 1 --out "$TMP/slow" \
+	gen --task scale --base-url "$URL/v1" --model m --request-timeout 0.5 --retries 1 --out "$TMP/slow" \
 		--json >"$TMP/slow.out" &&
 	rows "select outcome, http_attempts, error from generations" | grep -q "^no_reply|2|Timeout was reached (after 2 attempts)" &&
 	test "$(grep -c "" "$TMP/slow.log")" = 2
@@ -122,7 +126,7 @@ script wait '[{"match": "implement `scale`", "replies": [{"status": 429, "retry_
 serve wait
 export KGB_STORE=$TMP/wait.db
 test_expect_success 'Retry-After is honoured over the backoff' '
-	gen --base-url "$URL/v1" --model m --out "$TMP/wait" >/dev/null &&
+	gen --task scale --base-url "$URL/v1" --model m --out "$TMP/wait" >/dev/null &&
 	rows "select http_attempts, latency_ms >= 1000 from generations" | grep -qx "2|1"
 '
 
@@ -130,7 +134,7 @@ script budget '[{"match": "implement `scale`", "replies": [{"code": good, "usage
 serve budget
 export KGB_STORE=$TMP/budget.db
 test_expect_success 'the token budget stops new requests once spent' '
-	gen --base-url "$URL/v1" --model m --samples 4 --concurrency 1 --budget-tokens 300 \
+	gen --task scale --base-url "$URL/v1" --model m --samples 4 --concurrency 1 --budget-tokens 300 \
 		--out "$TMP/budget" --json >"$TMP/budget.out" &&
 	test "$(grep -c "" "$TMP/budget.log")" = 2 &&
 	test "$(rows "select group_concat(outcome) from (select outcome from generations order by sample)")" = "pass,pass,budget,budget" &&
@@ -139,15 +143,18 @@ test_expect_success 'the token budget stops new requests once spent' '
 '
 
 script agent '[{"match": "implement `scale`", "replies": [{"text": "thinking"}]},
+	{"match": "implement `shift`", "replies": [{"code": shift}]},
 	{"match": "no usable code", "replies": [{"code": good}]}]'
 serve agent
 export KGB_STORE=$TMP/agent.db
-test_expect_success 'agent track: feedback until correct, then the held-out cases' '
+test_expect_success 'agent track, two tasks: feedback until correct, then the held-out cases' '
 	gen --track agent --base-url "$URL/v1" --model m --out "$TMP/agent" --json >"$TMP/agent.out" &&
-	test "$(json_eval "$TMP/agent.out" "recs[0][\"final_verdict\"]")" = pass &&
-	test "$(rows "select group_concat(stage || \":\" || outcome) from (select * from generations order by round, stage)")" = "generate:no_code,generate:pass,final:pass" &&
-	test -f "$TMP/agent/final/scale/s0.py" &&
-	test "$(grep -c "" "$TMP/agent.log")" = 2
+	test "$(json_eval "$TMP/agent.out" "[r[\"final_verdict\"] for r in recs[:-1]]")" = "['"'"'pass'"'"', '"'"'pass'"'"']" &&
+	test "$(rows "select group_concat(stage || \":\" || outcome) from (select * from generations where task = \"scale\" order by round)")" = "generate:no_code,generate:pass,final:pass" &&
+	test "$(rows "select group_concat(stage || \":\" || outcome) from (select * from generations where task = \"shift\" order by round)")" = "generate:pass,final:pass" &&
+	test -f "$TMP/agent/final/scale/s0.py" && test -f "$TMP/agent/final/shift/s0.py" &&
+	test "$(json_eval "$TMP/agent.out" "recs[-1][\"solved_within_rounds\"][:2]")" = "[0.5, 1.0]" &&
+	test "$(grep -c "" "$TMP/agent.log")" = 3
 '
 
 cat >"$TMP/agent.sh" <<-EOF
@@ -161,12 +168,15 @@ EOF
 chmod +x "$TMP/agent.sh"
 export KGB_STORE=$TMP/ext.db
 test_expect_success 'external track: a scripted agent command, its verify and its usage' '
-	gen --track external --agent-cmd "$TMP/agent.sh" --out "$TMP/ext" --json >"$TMP/ext.out" &&
+	gen --task scale --track external --agent-cmd "$TMP/agent.sh" --out "$TMP/ext" --json >"$TMP/ext.out" &&
 	test "$(json_eval "$TMP/ext.out" "recs[0][\"final_verdict\"]")" = pass &&
 	test "$(json_eval "$TMP/ext.out" "recs[-1][\"tokens_per_success\"]")" = 4800.0 &&
 	test "$(json_eval "$TMP/ext.out" "recs[-1][\"cost_usd\"]")" = 0.02 &&
 	grep -q "pass" "$TMP/ext/external/scale/verify.out" &&
-	gen --track external --agent-cmd "sleep 30" --agent-timeout 1 --out "$TMP/ext2" --json >"$TMP/ext2.out" &&
+	gen --track external --agent-cmd "$TMP/agent.sh" --budget-tokens 100 --out "$TMP/ext3" --json >"$TMP/ext3.out" &&
+	test "$(json_eval "$TMP/ext3.out" "[r[\"solved\"] for r in recs[:-1]]")" = "[True, False]" &&
+	rows "select outcome, error from generations where task = \"shift\"" | grep -qx "budget|not started: the run.s budget is spent" &&
+	gen --task scale --track external --agent-cmd "sleep 30" --agent-timeout 1 --out "$TMP/ext2" --json >"$TMP/ext2.out" &&
 	test "$(json_eval "$TMP/ext2.out" "recs[0][\"solved\"]")" = False &&
 	rows "select outcome, error from generations where model = \"sleep 30\"" | grep -q "^timeout|the agent command ran out of time"
 '
