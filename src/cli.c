@@ -7,6 +7,7 @@
 
 #include "catalog.h"
 #include "kgb.h"
+#include "profile.h"
 #include "util/strbuf.h"
 
 int kgb_usage_error(const char *cmd, const char *fmt, ...)
@@ -40,3 +41,34 @@ struct catalog *kgb_load_catalog(struct kgb_ctx *ctx, int *ret_exit)
 	return cat;
 }
 
+
+int kgb_load_profiles(struct kgb_ctx *ctx, const char *cmd, struct profile_set *ret)
+{
+	struct strbuf errs = STRBUF_INIT;
+	int r = profile_load_all(ctx->root, ret, &errs);
+
+	if (r < 0) {
+		fprintf(stderr, "%skgb %s: the platform profiles are unusable (docs/platforms.md)\n",
+			errs.buf, cmd);
+		strbuf_release(&errs);
+		return KGB_EXIT_DATA;
+	}
+	strbuf_release(&errs);
+	return KGB_EXIT_OK;
+}
+
+const struct profile *kgb_platform_arg(const struct profile_set *set, const char *cmd,
+				       const char *name, int *ret_exit)
+{
+	const struct profile *p = profile_resolve(set, name);
+	struct strbuf known = STRBUF_INIT;
+
+	if (p)
+		return p;
+	for (size_t i = 0; i < set->n; i++)
+		strbuf_addf(&known, "%s%s", i ? ", " : "", set->v[i].name);
+	*ret_exit = kgb_usage_error(cmd, "unknown platform '%s' (profiles: %s; or a runtime: cuda, "
+				    "interpreter)", name, known.buf);
+	strbuf_release(&known);
+	return NULL;
+}

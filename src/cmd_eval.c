@@ -23,6 +23,7 @@
 #include "ceilings.h"
 #include "kgb.h"
 #include "platform.h"
+#include "profile.h"
 #include "proto.h"
 #include "report.h"
 #include "sandbox.h"
@@ -57,6 +58,7 @@ struct eval_opts {
 	enum sandbox_mode sandbox;
 	int standby; /* -1: the default of each phase */
 	const char *timing; /* "events" (NULL) or "cuda_graph" (runtime/timing.py) */
+	const struct profile *profile; /* resolved or detected; its sources filter the tasks */
 	const char *cache_root; /* --cache-root, or NULL */
 	unsigned split; /* --split: checking jobs per candidate; 0: plan_shards() decides */
 	bool json, force, exit_status, heldout;
@@ -217,10 +219,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 			o->source = optarg;
 			break;
 		case OPT_PLATFORM:
-			if (!platform_is_known(optarg))
-				return kgb_usage_error("eval", "unknown platform '%s' (cuda, interpreter)",
-						       optarg);
-			o->platform = optarg;
+			o->platform = optarg; /* a profile or runtime name, resolved with the profiles */
 			break;
 		case 'j':
 			if (parse_int_range(optarg, 1, 1024, &l) < 0)
@@ -355,6 +354,8 @@ static bool task_selected(const struct eval_opts *o, const struct catalog *cat,
 	if (o->source && strcmp(o->source, t->source))
 		return false;
 	if (!task_supports_platform(t, platform))
+		return false;
+	if (o->profile && !profile_supports_source(o->profile, t->source))
 		return false;
 	if (!o->nr_tasks)
 		return true;
@@ -909,6 +910,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	double total_cost = 0;
 	struct strbuf err = STRBUF_INIT, scratch = STRBUF_INIT;
 	char *python = NULL, *harness = NULL, *cmdline = NULL, *probe_text = NULL;
+	struct profile_set profiles = {0};
 	/* -P: the worker's working directory is not put on sys.path. */
 	char *wargv[] = {NULL, "-P", "-m", "runtime.worker", NULL};
 	struct sched_opts so = {0};
@@ -944,22 +946,46 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		ret = KGB_EXIT_ENV;
 		goto out;
 	}
+	if ((ret = kgb_load_profiles(kctx, "eval", &profiles)) != KGB_EXIT_OK)
+		goto out;
+	if (o.platform && !(o.profile = kgb_platform_arg(&profiles, "eval", o.platform, &ret)))
+		goto out;
 	/* Skip the probe (seconds of torch import) when the user named the interpreter. */
-	if (!o.platform || strcmp(o.platform, "interpreter")) {
+	if (!o.profile || strcmp(o.profile->runtime, "interpreter")) {
 		r = platform_probe(kctx->root, python, &probe, &err);
 		if (r < 0) {
 			fprintf(stderr, "kgb eval: %s\n", err.buf);
 			ret = KGB_EXIT_ENV;
 			goto out;
 		}
-		platform = o.platform ? o.platform : platform_detect(probe);
-		if (!strcmp(platform, "cuda") && strcmp(platform_detect(probe), "cuda")) {
-			fprintf(stderr, "kgb eval: --platform cuda, but torch sees no CUDA device\n");
+		if (!o.profile && !(o.profile = profile_detect(&profiles, probe))) {
+			fprintf(stderr, "kgb eval: no platform profile matches this machine (kgb "
+				"platforms --detect); name one with --platform\n");
 			ret = KGB_EXIT_ENV;
 			goto out;
 		}
-	} else {
-		platform = "interpreter";
+		if (!strcmp(o.profile->runtime, "cuda") && strcmp(platform_detect(probe), "cuda")) {
+			fprintf(stderr, "kgb eval: --platform %s, but torch sees no CUDA device\n",
+				o.profile->name);
+			ret = KGB_EXIT_ENV;
+			goto out;
+		}
+	}
+	if (!profile_runnable(o.profile)) {
+		fprintf(stderr, "kgb eval: platform '%s' has no worker runtime in kgb yet (runtime "
+			"'%s'; docs/platforms.md)\n", o.profile->name, o.profile->runtime);
+		ret = KGB_EXIT_ENV;
+		goto out;
+	}
+	platform = o.profile->runtime;
+	{
+		/* Results are keyed by the profile's contents too: its tolerances change verdicts. */
+		size_t len = strlen(harness) + strlen(o.profile->name) + 16;
+		char *h = xmalloc(len);
+
+		snprintf(h, len, "%s+%s-%.8s", harness, o.profile->name, o.profile->digest);
+		free(harness);
+		harness = h;
 	}
 	ncpu = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	if (!strcmp(platform, "cuda"))
@@ -1046,6 +1072,9 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	if (!probe)
 		probe = json_object();
 	json_object_set(probe, "sandbox", sandbox_json);
+	json_object_set_new(probe, "profile", json_pack("{s:s, s:b, s:s}", "name", o.profile->name,
+							"verified", o.profile->verified, "digest",
+							o.profile->digest));
 	/* Speed-of-light needs the device's ceilings: measured once, then read from the store. */
 	if (platform_times(platform)) {
 		json_t *cj = NULL;
@@ -1132,6 +1161,12 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			fprintf(stderr, "kgb eval: %s/task.json: %s\n", c->task->dir, err.buf);
 			ret = KGB_EXIT_DATA;
 			goto out;
+		}
+		for (size_t k = 0; k < c->cases.nr; k++) { /* the platform's tolerance multipliers */
+			double m = profile_tol_mult(o.profile, c->cases.v[k].out_dtype);
+
+			c->cases.v[k].tol.atol *= m;
+			c->cases.v[k].tol.rtol *= m;
 		}
 		/* A past wall time of the task, where the store has one, beats the guess. */
 		if (store_task_wall_ms(store, c->task->source, c->task->op, platform,
@@ -1279,6 +1314,7 @@ out:
 	store_free(store);
 	catalog_free(cat);
 	json_decref(probe);
+	profile_set_release(&profiles);
 	free(probe_text);
 	free(python);
 	free(harness);

@@ -18,6 +18,7 @@
 #include "generate.h"
 #include "kgb.h"
 #include "platform.h"
+#include "profile.h"
 #include "stats.h"
 #include "store.h"
 #include "util/fs.h"
@@ -252,10 +253,7 @@ static int parse_args(int argc, char **argv, struct generate_args *a)
 			a->source = optarg;
 			break;
 		case OPT_PLATFORM:
-			if (!platform_is_known(optarg))
-				return kgb_usage_error("generate", "unknown platform '%s' (cuda, "
-						   "interpreter)", optarg);
-			a->g.platform = optarg;
+			a->g.platform = optarg; /* resolved once the profiles are loaded */
 			break;
 		case OPT_STORE:
 			a->g.store_path = optarg;
@@ -308,11 +306,11 @@ static int parse_args(int argc, char **argv, struct generate_args *a)
 }
 
 static bool selected(const struct generate_args *a, const struct catalog *cat,
-		     const struct task *t)
+		     const struct task *t, const struct profile *prof)
 {
 	if (a->source && strcmp(t->source, a->source))
 		return false;
-	if (!task_supports_platform(t, a->g.platform))
+	if (!task_supports_platform(t, prof->runtime) || !profile_supports_source(prof, t->source))
 		return false;
 	if (!a->nr_tasks)
 		return true;
@@ -530,6 +528,8 @@ int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 	struct gen_task_result *res = NULL;
 	struct catalog *cat = NULL;
 	struct store *st = NULL;
+	struct profile_set profiles = {0};
+	const struct profile *prof = NULL;
 	char *exe = NULL, *tasks_abs = NULL, *store_abs = NULL;
 	const char *key_env;
 	long long run_id = 0;
@@ -558,10 +558,14 @@ int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 		}
 		strbuf_reset(&err);
 	}
+	if ((ret = kgb_load_profiles(ctx, "generate", &profiles)) != KGB_EXIT_OK)
+		goto out;
+	if (a.g.platform && !(prof = kgb_platform_arg(&profiles, "generate", a.g.platform, &ret)))
+		goto out;
 	cat = kgb_load_catalog(ctx, &ret);
 	if (!cat)
 		goto out;
-	if (!a.g.platform) {
+	if (!prof) {
 		char *root = platform_root(), *python = platform_python(root);
 		json_t *probe = NULL;
 
@@ -573,9 +577,23 @@ int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 			ret = KGB_EXIT_ENV;
 			goto out;
 		}
-		a.g.platform = platform_detect(probe); /* a static string */
+		prof = profile_detect(&profiles, probe);
 		json_decref(probe);
+		if (!prof) {
+			fprintf(stderr, "kgb generate: no platform profile matches this machine (kgb "
+				"platforms --detect); name one with --platform\n");
+			ret = KGB_EXIT_ENV;
+			goto out;
+		}
 	}
+	if (!profile_runnable(prof)) {
+		fprintf(stderr, "kgb generate: platform '%s' has no worker runtime in kgb yet "
+			"(runtime '%s'; docs/platforms.md)\n", prof->name, prof->runtime);
+		ret = KGB_EXIT_ENV;
+		goto out;
+	}
+	a.g.platform = prof->name;
+	a.g.platform_prompt = prof->prompt;
 	for (size_t i = 0; i < a.nr_tasks; i++) {
 		if (!catalog_find(cat, a.tasks[i])) {
 			fprintf(stderr, "kgb generate: --task '%s': no such task (see 'kgb list')\n",
@@ -586,7 +604,7 @@ int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 	}
 	sel = xcalloc(cat->nr_tasks + 1, sizeof(*sel));
 	for (size_t i = 0; i < cat->nr_tasks; i++)
-		if (selected(&a, cat, &cat->tasks[i]))
+		if (selected(&a, cat, &cat->tasks[i], prof))
 			sel[nsel++] = &cat->tasks[i];
 	if (!nsel) {
 		fprintf(stderr, "kgb generate: no task selected on platform '%s'\n", a.g.platform);
@@ -652,6 +670,7 @@ int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 out:
 	store_free(st);
 	catalog_free(cat);
+	profile_set_release(&profiles);
 	free(sel);
 	free(exe);
 	free(tasks_abs);

@@ -10,13 +10,15 @@
 #include "catalog.h"
 #include "kgb.h"
 #include "platform.h"
+#include "profile.h"
 
 static void usage(void)
 {
 	printf("usage: kgb list [--source S] [--platform P] [--json]\n"
 	       "\n"
 	       "  --source S     only tasks of source S (aten, vllm, cublas)\n"
-	       "  --platform P   only tasks that run on platform P (cuda, interpreter)\n"
+	       "  --platform P   only tasks that run on platform P (a profile of 'kgb platforms',\n"
+	       "                 or a runtime: cuda, interpreter)\n"
 	       "  --json         one JSON object per task (schema kgb.task.v1)\n");
 }
 
@@ -31,6 +33,8 @@ int cmd_list(int argc, char **argv, struct kgb_ctx *ctx)
 		{0},
 	};
 	const char *source = NULL, *platform = NULL;
+	struct profile_set profiles = {0};
+	const struct profile *prof = NULL;
 	bool json = false;
 	struct catalog *cat;
 	int c, ret = KGB_EXIT_OK;
@@ -64,11 +68,19 @@ int cmd_list(int argc, char **argv, struct kgb_ctx *ctx)
 			return kgb_usage_error("list", "unknown source '%s' (aten, vllm, cublas)",
 					       source);
 	}
-	if (platform && !platform_is_known(platform))
-		return kgb_usage_error("list", "unknown platform '%s' (cuda, interpreter)", platform);
+	if (platform) {
+		if ((ret = kgb_load_profiles(ctx, "list", &profiles)) != KGB_EXIT_OK)
+			return ret;
+		if (!(prof = kgb_platform_arg(&profiles, "list", platform, &ret))) {
+			profile_set_release(&profiles);
+			return ret;
+		}
+	}
 	cat = kgb_load_catalog(ctx, &ret);
-	if (!cat)
+	if (!cat) {
+		profile_set_release(&profiles);
 		return ret;
+	}
 	if (!json)
 		printf("%-32s %-8s %7s %7s  %s\n", "TASK", "KIND", "ENTRIES", "CASES", "ENTRY POINTS");
 	for (size_t i = 0; i < cat->nr_tasks; i++) {
@@ -79,7 +91,8 @@ int cmd_list(int argc, char **argv, struct kgb_ctx *ctx)
 
 		if (source && strcmp(t->source, source))
 			continue;
-		if (platform && !task_supports_platform(t, platform))
+		if (prof && (!task_supports_platform(t, prof->runtime) ||
+			     !profile_supports_source(prof, t->source)))
 			continue;
 		if (cases_generate(t, 0, 0, &cases, &err) == 0) {
 			nr_cases = cases.nr;
@@ -110,5 +123,6 @@ int cmd_list(int argc, char **argv, struct kgb_ctx *ctx)
 	if (!json && ctx->verbose >= 0)
 		fprintf(stderr, "%zu tasks\n", shown);
 	catalog_free(cat);
+	profile_set_release(&profiles);
 	return KGB_EXIT_OK;
 }

@@ -9,6 +9,7 @@
 #include "catalog.h"
 #include "kgb.h"
 #include "platform.h"
+#include "profile.h"
 #include "prompt.h"
 #include "util/strbuf.h"
 
@@ -17,7 +18,8 @@ static void usage(void)
 	printf("usage: kgb show [--platform P] [--json] TASK\n"
 	       "\n"
 	       "  TASK           op name (e.g. softmax) or source/op\n"
-	       "  --platform P   platform whose constraints go in the prompt (default cuda)\n"
+	       "  --platform P   platform profile whose constraints go in the prompt (a name of\n"
+	       "                 'kgb platforms', or a runtime: cuda, interpreter; default cuda)\n"
 	       "  --json         {\"schema\": \"kgb.prompt.v1\", \"task\", \"platform\", \"prompt\"}\n");
 }
 
@@ -31,6 +33,8 @@ int cmd_show(int argc, char **argv, struct kgb_ctx *ctx)
 		{0},
 	};
 	const char *platform = "cuda";
+	const struct profile *prof;
+	struct profile_set profiles = {0};
 	bool json = false;
 	struct catalog *cat;
 	const struct task *t;
@@ -54,18 +58,22 @@ int cmd_show(int argc, char **argv, struct kgb_ctx *ctx)
 	}
 	if (optind != argc - 1)
 		return kgb_usage_error("show", "expected exactly one TASK");
-	if (!platform_is_known(platform))
-		return kgb_usage_error("show", "unknown platform '%s' (cuda, interpreter)", platform);
-	cat = kgb_load_catalog(ctx, &ret);
-	if (!cat)
+	if ((ret = kgb_load_profiles(ctx, "show", &profiles)) != KGB_EXIT_OK)
 		return ret;
+	prof = kgb_platform_arg(&profiles, "show", platform, &ret);
+	cat = prof ? kgb_load_catalog(ctx, &ret) : NULL;
+	if (!cat) {
+		profile_set_release(&profiles);
+		return ret;
+	}
 	t = catalog_find(cat, argv[optind]);
 	if (!t) {
 		fprintf(stderr, "kgb show: no task '%s' (see 'kgb list')\n", argv[optind]);
 		catalog_free(cat);
+		profile_set_release(&profiles);
 		return KGB_EXIT_DATA;
 	}
-	prompt_build(t, platform, &prompt);
+	prompt_build(t, prof->name, prof->prompt, &prompt);
 	if (json) {
 		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "schema", "kgb.prompt.v1", "task",
 				      t->op, "source", t->source, "platform", platform, "prompt",
@@ -79,5 +87,6 @@ int cmd_show(int argc, char **argv, struct kgb_ctx *ctx)
 	}
 	strbuf_release(&prompt);
 	catalog_free(cat);
+	profile_set_release(&profiles);
 	return KGB_EXIT_OK;
 }

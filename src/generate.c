@@ -638,7 +638,7 @@ static int run_external(const struct gen_opts *o, struct store *st, long long ru
 		r = -EIO;
 		goto out;
 	}
-	prompt_build(t->task, o->platform, &text);
+	prompt_build(t->task, o->platform, o->platform_prompt, &text);
 	strbuf_addf(&file, "%s/prompt.md", ws.buf);
 	if ((r = write_file(file.buf, text.buf, err)) < 0)
 		goto out;
@@ -733,7 +733,7 @@ int gen_run(const struct gen_opts *o, const struct task *const *tasks, size_t nr
 		res[i].solved_by_round = xcalloc(res[i].rounds + 1, sizeof(unsigned));
 		res[i].best_speedup = NAN;
 		res[i].cost_usd = NAN;
-		prompt_build(tasks[i], o->platform, &prompt);
+		prompt_build(tasks[i], o->platform, o->platform_prompt, &prompt);
 		for (unsigned s = 0; s < per_task; s++) {
 			struct trajectory *t = &tr[i * per_task + s];
 

@@ -41,7 +41,8 @@ struct gen_opts {
 	double task_time_s;	/* agent track: wall clock per task (LLM and verification); 0: none */
 	const char *out_dir;	/* candidates, workspaces and transcripts go here */
 	const char *store_path;
-	const char *platform;
+	const char *platform;	     /* the platform profile's name (profile.h) */
+	const char *platform_prompt; /* its prompt fragment */
 	const char *tasks_dir;
 	const char *kgb_exe; /* this binary, for the `kgb eval` children */
 	unsigned long long seed;

@@ -30,6 +30,7 @@ int cmd_lint(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_eval(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_report(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx);
+int cmd_platforms(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_sandbox_exec(int argc, char **argv, struct kgb_ctx *ctx);
 
 /* Shared by the commands: print a usage error (one line + pointer to --help), return 2. */
@@ -37,6 +38,17 @@ int kgb_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* Loads the catalog, printing every problem; returns NULL (and prints) on failure. */
 struct catalog;
 struct catalog *kgb_load_catalog(struct kgb_ctx *ctx, int *ret_exit);
+/*
+ * The platform profiles of <root>/platforms (profile.h) into *ret: KGB_EXIT_OK, or
+ * KGB_EXIT_DATA with every problem printed. kgb_platform_arg() resolves a --platform value (a
+ * profile or a runtime name) or prints the usage error listing the profiles (exit code in
+ * *ret_exit) and returns NULL.
+ */
+struct profile;
+struct profile_set;
+int kgb_load_profiles(struct kgb_ctx *ctx, const char *cmd, struct profile_set *ret);
+const struct profile *kgb_platform_arg(const struct profile_set *set, const char *cmd,
+				       const char *name, int *ret_exit);
 /*
  * With cuda_python (the workers' Python on the cuda platform), first checks that CUDA starts
  * inside the sandbox; in auto mode, leaves out the facility it fails with (recorded unavailable)

@@ -28,6 +28,7 @@ static const struct command {
 	{"lint", cmd_lint, "validate every task spec and its case grid"},
 	{"eval", cmd_eval, "evaluate candidate kernels (default: the shipped solutions)"},
 	{"generate", cmd_generate, "ask a model or an agent for kernels and score them"},
+	{"platforms", cmd_platforms, "list the platform profiles; which one this machine is"},
 	{"report", cmd_report, "print a stored run again (table or JSON), evaluating nothing"},
 	{"sandbox-exec", cmd_sandbox_exec, NULL},
 };
@@ -41,7 +42,7 @@ static void print_help(void)
 	       "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (commands[i].summary)
-			printf("  %-8s  %s\n", commands[i].name, commands[i].summary);
+			printf("  %-9s  %s\n", commands[i].name, commands[i].summary);
 	printf("\n"
 	       "global options:\n"
 	       "  --tasks DIR    task catalog (default: <root>/tasks; root from $KGB_ROOT)\n"

@@ -7,18 +7,6 @@
 #include "util/compiler.h"
 
 /* Interim platform fragments; issue 10 moves them into platform profile files. */
-static const char *platform_fragment(const char *platform)
-{
-	if (!strcmp(platform, "interpreter"))
-		return "The kernel is checked with Triton's CPU interpreter (TRITON_INTERPRET=1): "
-		       "tensors live on the CPU, every tl.* operation runs in numpy, and only "
-		       "correctness is measured. Keep to standard tl.* operations.";
-	return "The kernel runs on an NVIDIA GPU with CUDA through Triton 3.6. Use "
-	       "tl.dot with input_precision=\"ieee\" (or allow_tf32=False) for float32 inputs: "
-	       "TF32 is not accurate enough for float32 tasks. Accumulate float16 and bfloat16 "
-	       "in float32. Use 64-bit offsets when an index can exceed 2**31.";
-}
-
 /*
  * Arguments that arrive as torch objects, which an ATen schema names by its own types
  * (ScalarType, Device, MemoryFormat): what the Python function gets for each.
@@ -108,7 +96,8 @@ static const char cublas_conventions[] =
 	"for D and Z); the result is checked against a float64 computation with a tolerance that "
 	"grows with the length of each sum.\n";
 
-void prompt_build(const struct task *t, const char *platform, struct strbuf *out)
+void prompt_build(const struct task *t, const char *platform, const char *fragment,
+		  struct strbuf *out)
 {
 	struct strbuf body = STRBUF_INIT;
 	char *path = task_path(t, "prompt.md");
@@ -144,7 +133,7 @@ void prompt_build(const struct task *t, const char *platform, struct strbuf *out
 	strbuf_addstr(out,
 		      "- Return outputs with the dtype, shape and device the operation defines.\n"
 		      "- Reply with one Python code block holding the whole module, and no tests.\n");
-	strbuf_addf(out, "\n## Platform: %s\n\n%s\n", platform, platform_fragment(platform));
+	strbuf_addf(out, "\n## Platform: %s\n\n%s\n", platform, fragment);
 	free(path);
 	strbuf_release(&body);
 }

@@ -5,7 +5,7 @@
 test_expect_success 'list --json has one record per task, each with cases' '
 	"$KGB" list --json >"$TMP/l" &&
 	test "$(json_eval "$TMP/l" "len(recs)")" -ge 12 &&
-	test "$(json_eval "$TMP/l" "all(r[\"source\"] in (\"aten\", \"vllm\") and r[\"cases\"] > 0 for r in recs)")" = True
+	test "$(json_eval "$TMP/l" "all(r[\"source\"] in (\"aten\", \"vllm\", \"cublas\") and r[\"cases\"] > 0 for r in recs)")" = True
 '
 test_expect_success 'list --source vllm lists only vLLM tasks' '
 	"$KGB" list --source vllm --json >"$TMP/l" && test "$(json_eval "$TMP/l" "len(recs) >= 11 and all(r[\"source\"] == \"vllm\" for r in recs)")" = True

@@ -23,7 +23,8 @@ static void test_argument_types(void **state)
 	struct strbuf out = STRBUF_INIT;
 	const char *types, *sem;
 
-	prompt_build(t, "interpreter", &out);
+	prompt_build(t, "interpreter", "FRAGMENT-I", &out);
+	assert_contains(out.buf, "\n## Platform: interpreter\n\nFRAGMENT-I\n");
 	assert_contains(out.buf, "- `clone` implements `clone(Tensor self, *, MemoryFormat? "
 				 "memory_format=None) -> Tensor`\n");
 	types = strstr(out.buf, "\n## Argument types\n\n");
@@ -53,7 +54,7 @@ static void test_no_argument_types(void **state)
 		    " 'args': [" ARG_X ", {'name': 'p', 'value': 2}]}]}");
 	struct strbuf out = STRBUF_INIT;
 
-	prompt_build(t, "cuda", &out);
+	prompt_build(t, "nvidia-hopper", "F", &out);
 	assert_contains(out.buf, "- `f` implements `f(Tensor self, Scalar p)`\n\n## Semantics\n");
 	assert_null(strstr(out.buf, "Argument types"));
 	strbuf_release(&out);
@@ -68,7 +69,7 @@ static void build_for_source(void **state, const char *source, struct strbuf *ou
 	strbuf_addf(&spec, "{'schema': 1, 'op': 'foo', 'source': '%s', 'entries': [{'name': 'f', "
 			   "'signature': 'f(Tensor self)', 'args': [" ARG_X "]}]}",
 		    source);
-	prompt_build(unit_fx_load_in(fx, source, spec.buf), "cuda", out);
+	prompt_build(unit_fx_load_in(fx, source, spec.buf), "nvidia-hopper", "F", out);
 	strbuf_release(&spec);
 }
 
