@@ -1,8 +1,5 @@
 """cublasDgemvStridedBatched itself, from the cuBLAS library torch loaded (runtime/cublas.py).
-The strides are `long long int` in C: passed as 64-bit ctypes values (a plain int would be a C
-int)."""
-
-import ctypes
+The strides are `long long int` in C: passed as cublas.i64 (a plain int would be a C int)."""
 
 from runtime import cublas
 
@@ -10,5 +7,5 @@ from runtime import cublas
 def cublasDgemvStridedBatched(trans, m, n, alpha, A, lda, strideA, x, incx, stridex, beta, y,
                               incy, stridey, batchCount):
     cublas.call("cublasDgemvStridedBatched", cublas.enum(trans), m, n, cublas.scalar("D", alpha),
-                A, lda, ctypes.c_longlong(strideA), x, incx, ctypes.c_longlong(stridex),
-                cublas.scalar("D", beta), y, incy, ctypes.c_longlong(stridey), batchCount)
+                A, lda, cublas.i64(strideA), x, incx, cublas.i64(stridex),
+                cublas.scalar("D", beta), y, incy, cublas.i64(stridey), batchCount)
