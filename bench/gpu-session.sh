@@ -30,7 +30,7 @@ fi
 mkdir -p "$keep" "$out/r"
 cd /tmp/p || exit 2
 export KGB_GPU_CACHE=${KGB_GPU_CACHE:-/tmp/kgbcache} KGB_GPU_JOBS=${KGB_GPU_JOBS:-16}
-left=$((588 - SECONDS - 15))
+left=$((${KGB_CALL_S:-588} - SECONDS - 15)) # KGB_CALL_S: the call's timeout_s, if below 600
 case "$step" in
 eval)
 	resume=$keep/gpu.db
