@@ -56,10 +56,22 @@ def _is_fill(name: str) -> bool:
     return any(m in name for m in _FILL_MARKERS + _COPY_MARKERS)
 
 
-def judge(kernels: list[Kernel], triton_names: set[str]) -> str | None:
-    """None when the trace is that of a Triton kernel doing the work; else the finding."""
+# Host-to-device copies: the upload of host data, which counts as foreign (a candidate could
+# build a result on the host from its scalar arguments and upload it), except in tasks whose
+# inputs are lists of device pointers (the task allows data_ptr: the batched cuBLAS routines),
+# where the upload of the pointer table is part of the routine's own convention.
+_UPLOAD_MARKERS = ("Memcpy HtoD",)
+
+
+def judge(kernels: list[Kernel], triton_names: set[str],
+          pointer_tables: bool = False) -> str | None:
+    """None when the trace is that of a Triton kernel doing the work; else the finding.
+    `pointer_tables`: the task's inputs are pointer arrays, whose upload is not compute."""
+    def moves_data(name: str) -> bool:
+        return _is_fill(name) or (pointer_tables and any(m in name for m in _UPLOAD_MARKERS))
+
     ran = [k for k in kernels if k.name in triton_names]
-    foreign = [k for k in kernels if k.name not in triton_names and not _is_fill(k.name)]
+    foreign = [k for k in kernels if k.name not in triton_names and not moves_data(k.name)]
     if not ran:
         what = (f"; the device ran only: {_top(foreign or kernels)}" if kernels
                 else "; the device ran nothing")

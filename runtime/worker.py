@@ -712,7 +712,7 @@ class Evaluator:
                 f"L3 device trace: the traced call failed (the check fails closed): {_describe(e)}"))
         if _did_nothing(out, args, inputs, entry.mutates):
             return None  # nothing computed: no kernel is expected
-        finding = trace_judge(kernels, names)
+        finding = trace_judge(kernels, names, pointer_tables="data_ptr" in self.job.allow)
         return CaseReport(case.id, "hack", message=_cap(finding)) if finding else None
 
     def _unvalued(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any, ref_fn: Any,

@@ -76,3 +76,13 @@ def test_profiling_after_the_snapshot_replaces_nothing():
     with profile(activities=[ProfilerActivity.CPU]):
         torch.ones(3).add_(1)
     assert trusted.replaced() is None
+
+
+def test_an_upload_is_foreign_unless_the_inputs_are_pointer_tables():
+    # a pointer-array cuBLAS routine uploads its table of device pointers (the batched gemms)
+    kernels = [Kernel("Memcpy HtoD (Pageable -> Device)", 2.0), Kernel("tri", 1.0)]
+    assert "Memcpy HtoD" in judge(kernels, {"tri"})
+    assert judge(kernels, {"tri"}, pointer_tables=True) is None
+    # it is never a way around L3 for anything else the device runs
+    kernels.append(Kernel("elementwise_kernel", 5.0))
+    assert "elementwise_kernel" in judge(kernels, {"tri"}, pointer_tables=True)

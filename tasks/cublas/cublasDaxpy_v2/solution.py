@@ -11,7 +11,7 @@ import triton.language as tl
 
 
 @triton.jit
-def _daxpy_kernel(x_ptr, y_ptr, n, alpha, incx, incy, base_x, base_y, BLOCK: tl.constexpr):
+def _daxpy_kernel(x_ptr, y_ptr, n, alpha: tl.float64, incx, incy, base_x, base_y, BLOCK: tl.constexpr):
     offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     xv = tl.load(x_ptr + base_x + offs * incx, mask=mask)

@@ -55,7 +55,7 @@ def _gemv_t_part(a_ptr, x_ptr, part_ptr, m, n, lda, incx, base_x, chunk,
 
 
 @triton.jit
-def _combine(part_ptr, y_ptr, length, splits, alpha, beta, incy, base_y,
+def _combine(part_ptr, y_ptr, length, splits, alpha: tl.float64, beta: tl.float64, incy, base_y,
              BETA_ZERO: tl.constexpr, BLOCK: tl.constexpr):
     offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK).to(tl.int64)
     mask = offs < length

@@ -18,7 +18,7 @@ import triton.language as tl
 
 
 @triton.jit
-def _sbmv_kernel(a_ptr, x_ptr, y_ptr, n, k, lda, alpha, beta, incx, incy, base_x, base_y,
+def _sbmv_kernel(a_ptr, x_ptr, y_ptr, n, k, lda, alpha: tl.float64, beta: tl.float64, incx, incy, base_x, base_y,
                  rbase, rsign, s, BETA_ZERO: tl.constexpr, BLOCK: tl.constexpr,
                  DC: tl.constexpr):
     rows = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK).to(tl.int64)

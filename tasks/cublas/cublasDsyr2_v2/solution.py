@@ -13,7 +13,7 @@ import triton.language as tl
 
 
 @triton.jit
-def _syr2_kernel(x_ptr, y_ptr, a_ptr, n, lda, alpha, incx, incy, base_x, base_y,
+def _syr2_kernel(x_ptr, y_ptr, a_ptr, n, lda, alpha: tl.float64, incx, incy, base_x, base_y,
                  LOWER: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
     pm = tl.program_id(0)
     pn = tl.program_id(1)

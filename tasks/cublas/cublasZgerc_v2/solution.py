@@ -13,7 +13,7 @@ import triton.language as tl
 
 
 @triton.jit
-def _ger_kernel(x_ptr, y_ptr, a_ptr, m, n, lda, alpha_re, alpha_im, incx, incy, base_x, base_y,
+def _ger_kernel(x_ptr, y_ptr, a_ptr, m, n, lda, alpha_re: tl.float64, alpha_im: tl.float64, incx, incy, base_x, base_y,
                 CONJ_Y: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
     rows = tl.program_id(0).to(tl.int64) * BM + tl.arange(0, BM).to(tl.int64)
     cols = tl.program_id(1).to(tl.int64) * BN + tl.arange(0, BN).to(tl.int64)
