@@ -89,6 +89,15 @@ test_expect_success 'Anthropic Messages API, streamed: cached tokens and cost' '
 	test "$(json_eval "$TMP/an.log" "(recs[0][\"body\"][\"stream\"], recs[0][\"body\"][\"temperature\"], recs[0][\"body\"][\"model\"])")" = "(True, 0.5, '"'"'claude-x'"'"')"
 '
 
+script cut '[{"match": "implement `scale`", "replies": [{"code": good, "cut": True}, {"code": good}]}]'
+serve cut
+export KGB_STORE=$TMP/cut.db
+test_expect_success 'a stream cut off before its end marker is retried' '
+	gen --task scale --base-url "$URL/v1" --model m --stream --out "$TMP/cut" >/dev/null &&
+	test "$(rows "select outcome, http_attempts from generations")" = "pass|2" &&
+	test "$(grep -c "" "$TMP/cut.log")" = 2
+'
+
 script bad '[{"match": "implement `scale`", "replies": [
 	{"text": "I would rather not."}, {"refusal": "I cannot help with that."},
 	{"text": "Let me think about", "finish": "length"}, {"text": "```python\ndef scale(x):\n    return", "finish": "length"},
