@@ -31,6 +31,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_report(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_platforms(int argc, char **argv, struct kgb_ctx *ctx);
+int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_sandbox_exec(int argc, char **argv, struct kgb_ctx *ctx);
 
 /* Shared by the commands: print a usage error (one line + pointer to --help), return 2. */

@@ -29,6 +29,7 @@ static const struct command {
 	{"eval", cmd_eval, "evaluate candidate kernels (default: the shipped solutions)"},
 	{"generate", cmd_generate, "ask a model or an agent for kernels and score them"},
 	{"platforms", cmd_platforms, "list the platform profiles; which one this machine is"},
+	{"compare", cmd_compare, "the task x platform matrix of stored runs (portability)"},
 	{"report", cmd_report, "print a stored run again (table or JSON), evaluating nothing"},
 	{"sandbox-exec", cmd_sandbox_exec, NULL},
 };

@@ -1,0 +1,268 @@
+/*
+ * cmd_compare.c - `kgb compare STORE[:RUN]...`: the task x platform portability matrix.
+ *
+ * Each argument is a stored run (the latest of the store when no run is named), typically the
+ * same candidates evaluated on different platforms. The first run is the reference: each
+ * other column says how many of the tasks that pass there also pass on its platform (the
+ * paper's portability drop), and the geometric mean of the speedups both runs timed.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kgb.h"
+#include "stats.h"
+#include "store.h"
+#include "util/parse.h"
+#include "util/xalloc.h"
+
+#define COMPARE_MAX_RUNS 16
+
+struct column {
+	char *label; /* the platform profile's name, else the run's platform */
+	struct store_eval *evals;
+	bool *reused;
+	size_t nr;
+	long long run_id;
+};
+
+static void usage(void)
+{
+	printf("usage: kgb compare [--json] STORE[:RUN] STORE[:RUN]...\n"
+	       "\n"
+	       "The portability matrix of stored runs: one row per task, one column per run\n"
+	       "(verdict and speedup), then per column the tasks passing on the first run that\n"
+	       "also pass on it. RUN defaults to the store's latest.\n"
+	       "\n"
+	       "  --json   kgb.compare.v1 per task, then kgb.compare.summary.v1 per column\n");
+}
+
+/* The column's evaluation of source/task, or NULL. */
+static const struct store_eval *find(const struct column *c, const char *source, const char *task)
+{
+	for (size_t i = 0; i < c->nr; i++)
+		if (!strcmp(c->evals[i].task, task) && !strcmp(c->evals[i].source, source))
+			return &c->evals[i];
+	return NULL;
+}
+
+static int load_column(const char *arg, struct column *col, struct strbuf *err)
+{
+	char *path = xstrdup(arg), *colon = strrchr(path, ':');
+	long long run = 0;
+	char *platform = NULL, *env = NULL;
+	struct store *st = NULL;
+	json_t *envj;
+	int r;
+
+	if (colon) {
+		long v;
+
+		*colon = '\0';
+		if (parse_long(colon + 1, &v) < 0 || v <= 0) {
+			strbuf_addf(err, "'%s': expected STORE or STORE:RUN with a run number", arg);
+			free(path);
+			return -EINVAL;
+		}
+		run = v;
+	}
+	if ((r = store_open(path, &st, err)) < 0 ||
+	    (r = store_run_info(st, &run, &platform, &env, err)) < 0 ||
+	    (r = store_run_evals(st, run, &col->evals, &col->nr, &col->reused, err)) < 0) {
+		store_free(st);
+		free(path);
+		free(platform);
+		free(env);
+		return r;
+	}
+	envj = env ? json_loads(env, 0, NULL) : NULL;
+	{
+		const char *prof = json_string_value(json_object_get(json_object_get(envj, "profile"),
+								       "name"));
+
+		col->label = xstrdup(prof ? prof : platform ? platform : "?");
+	}
+	col->run_id = run;
+	json_decref(envj);
+	store_free(st);
+	free(path);
+	free(platform);
+	free(env);
+	return 0;
+}
+
+static void cell(const struct store_eval *e, char *out, size_t n)
+{
+	if (!e)
+		snprintf(out, n, "-");
+	else if (!strcmp(e->verdict, "pass") && isfinite(e->speedup))
+		snprintf(out, n, "pass %.2fx", e->speedup);
+	else
+		snprintf(out, n, "%s", e->verdict);
+}
+
+int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx)
+{
+	struct column cols[COMPARE_MAX_RUNS] = {0};
+	struct strbuf err = STRBUF_INIT;
+	size_t ncol = 0;
+	bool json = false;
+	int ret = KGB_EXIT_OK, first = 1;
+
+	(void)ctx;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage();
+			return KGB_EXIT_OK;
+		}
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+			first = i + 1;
+		} else if (argv[i][0] == '-') {
+			return kgb_usage_error("compare", "unknown option '%s'", argv[i]);
+		}
+	}
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			continue;
+		if (ncol == COMPARE_MAX_RUNS)
+			return kgb_usage_error("compare", "at most %d runs", COMPARE_MAX_RUNS);
+		if (load_column(argv[i], &cols[ncol], &err) < 0) {
+			fprintf(stderr, "kgb compare: %s\n", err.buf);
+			ret = KGB_EXIT_DATA;
+			goto out;
+		}
+		ncol++;
+	}
+	(void)first;
+	if (ncol < 2) {
+		ret = kgb_usage_error("compare", "expected at least two runs");
+		goto out;
+	}
+	if (!json) {
+		printf("%-36s", "TASK");
+		for (size_t c = 0; c < ncol; c++) {
+			char h[40];
+
+			snprintf(h, sizeof(h), "%s (run %lld)", cols[c].label, cols[c].run_id);
+			printf(" %-22s", h);
+		}
+		printf("\n");
+	}
+	/* Rows: the reference's tasks, then those only the others have. */
+	for (size_t c = 0; c < ncol; c++) {
+		for (size_t i = 0; i < cols[c].nr; i++) {
+			const struct store_eval *e = &cols[c].evals[i];
+			bool seen = false;
+
+			for (size_t p = 0; p < c && !seen; p++)
+				seen = find(&cols[p], e->source, e->task) != NULL;
+			if (seen)
+				continue;
+			if (json) {
+				json_t *o = json_pack("{s:s, s:s, s:s}", "schema", "kgb.compare.v1",
+						      "task", e->task, "source", e->source);
+				json_t *by = json_array();
+				char *s;
+
+				for (size_t k = 0; k < ncol; k++) {
+					const struct store_eval *x = find(&cols[k], e->source, e->task);
+
+					json_array_append_new(by, json_pack(
+						"{s:s, s:I, s:s?, s:o}", "platform", cols[k].label,
+						"run", (json_int_t)cols[k].run_id, "verdict",
+						x ? x->verdict : NULL, "speedup",
+						x && isfinite(x->speedup) ? json_real(x->speedup)
+									  : json_null()));
+				}
+				json_object_set_new(o, "by_platform", by);
+				s = json_dumps(o, JSON_COMPACT);
+				printf("%s\n", s);
+				free(s);
+				json_decref(o);
+			} else {
+				char name[64];
+
+				snprintf(name, sizeof(name), "%s/%s", e->source, e->task);
+				printf("%-36s", name);
+				for (size_t k = 0; k < ncol; k++) {
+					char cs[40];
+
+					cell(find(&cols[k], e->source, e->task), cs, sizeof(cs));
+					printf(" %-22s", cs);
+				}
+				printf("\n");
+			}
+		}
+	}
+	/* Per column: of the reference's passing tasks, how many pass here; speedup ratios. */
+	if (!json)
+		printf("\n");
+	for (size_t k = 0; k < ncol; k++) {
+		size_t ref_pass = 0, both = 0, present = 0, pass = 0, nsp = 0;
+		double *sp = xcalloc(cols[0].nr + 1, sizeof(double));
+
+		for (size_t i = 0; i < cols[k].nr; i++)
+			pass += !strcmp(cols[k].evals[i].verdict, "pass");
+		for (size_t i = 0; i < cols[0].nr; i++) {
+			const struct store_eval *r0 = &cols[0].evals[i];
+			const struct store_eval *x = find(&cols[k], r0->source, r0->task);
+
+			if (!x || strcmp(r0->verdict, "pass"))
+				continue;
+			present++;
+			ref_pass++;
+			if (!strcmp(x->verdict, "pass")) {
+				both++;
+				if (isfinite(x->speedup) && isfinite(r0->speedup) && r0->speedup > 0)
+					sp[nsp++] = x->speedup / r0->speedup;
+			}
+		}
+		if (json) {
+			json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "schema",
+					      "kgb.compare.summary.v1", "platform", cols[k].label,
+					      "run", (json_int_t)cols[k].run_id, "tasks",
+					      (json_int_t)cols[k].nr, "pass", (json_int_t)pass,
+					      "reference_pass_present", (json_int_t)ref_pass,
+					      "still_pass", (json_int_t)both);
+			double g = stats_geomean(sp, nsp);
+			char *s;
+
+			json_object_set_new(o, "retained",
+					    ref_pass ? json_real((double)both / ref_pass) : json_null());
+			json_object_set_new(o, "speedup_ratio_geomean",
+					    isfinite(g) ? json_real(g) : json_null());
+			s = json_dumps(o, JSON_COMPACT);
+			printf("%s\n", s);
+			free(s);
+			json_decref(o);
+		} else {
+			double g = stats_geomean(sp, nsp);
+
+			printf("%-18s run %-4lld pass %zu/%zu", cols[k].label, cols[k].run_id, pass,
+			       cols[k].nr);
+			if (k && ref_pass)
+				printf("; of the %zu tasks passing on %s and run here, %zu pass (%.1f%% "
+				       "retained)", ref_pass, cols[0].label, both,
+				       100.0 * (double)both / (double)ref_pass);
+			if (k && isfinite(g))
+				printf("; speedup relative to %s: geomean %.3fx over %zu tasks",
+				       cols[0].label, g, nsp);
+			printf("\n");
+		}
+		(void)present;
+		free(sp);
+	}
+out:
+	for (size_t c = 0; c < ncol; c++) {
+		for (size_t i = 0; i < cols[c].nr; i++)
+			store_eval_release(&cols[c].evals[i]);
+		free(cols[c].evals);
+		free(cols[c].reused);
+		free(cols[c].label);
+	}
+	strbuf_release(&err);
+	return ret;
+}
