@@ -109,7 +109,7 @@ int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx)
 	struct strbuf err = STRBUF_INIT;
 	size_t ncol = 0;
 	bool json = false;
-	int ret = KGB_EXIT_OK, first = 1;
+	int ret = KGB_EXIT_OK;
 
 	(void)ctx;
 	for (int i = 1; i < argc; i++) {
@@ -119,7 +119,6 @@ int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx)
 		}
 		if (!strcmp(argv[i], "--json")) {
 			json = true;
-			first = i + 1;
 		} else if (argv[i][0] == '-') {
 			return kgb_usage_error("compare", "unknown option '%s'", argv[i]);
 		}
@@ -136,7 +135,6 @@ int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx)
 		}
 		ncol++;
 	}
-	(void)first;
 	if (ncol < 2) {
 		ret = kgb_usage_error("compare", "expected at least two runs");
 		goto out;
@@ -201,7 +199,7 @@ int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx)
 	if (!json)
 		printf("\n");
 	for (size_t k = 0; k < ncol; k++) {
-		size_t ref_pass = 0, both = 0, present = 0, pass = 0, nsp = 0;
+		size_t ref_pass = 0, both = 0, pass = 0, nsp = 0;
 		double *sp = xcalloc(cols[0].nr + 1, sizeof(double));
 
 		for (size_t i = 0; i < cols[k].nr; i++)
@@ -212,7 +210,6 @@ int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx)
 
 			if (!x || strcmp(r0->verdict, "pass"))
 				continue;
-			present++;
 			ref_pass++;
 			if (!strcmp(x->verdict, "pass")) {
 				both++;
@@ -252,7 +249,6 @@ int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx)
 				       cols[0].label, g, nsp);
 			printf("\n");
 		}
-		(void)present;
 		free(sp);
 	}
 out:
