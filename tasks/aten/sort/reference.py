@@ -13,6 +13,10 @@ the original one. Cases whose order is unspecified (sort, sort.values, and stabl
 draw float64 normal values or int64 values from a range of 2**62, so ties occur with
 probability below 1e-9 and every correct sort gives the same indices.
 
+NaN inputs are positive (runtime/inputs.py makes them so): CUDA's radix sort, which torch.sort
+uses for long rows, orders NaNs with the sign bit set before -inf, so the reference would not
+follow the rule above on the GPU for them.
+
 Tolerance: the values are copies, so both multipliers are 1e-6 (the format requires positive
 ones), which is exact in effect; indices are int64 and compared exactly.
 """
