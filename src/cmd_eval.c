@@ -1007,11 +1007,11 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		slots = 1;
 	if (!strcmp(platform, "cuda")) {
 		/* Slots share the GPUs round-robin, so slots 0..ngpu-1 are one per GPU. */
-		slot_dev = xcalloc(slots + 1, sizeof(*slot_dev));
-		for (unsigned i = 0; i < slots; i++) {
-			struct strbuf d = STRBUF_INIT;
-			strbuf_addf(&d, "%u", ngpu ? i % ngpu : 0);
-			slot_dev[i] = strbuf_detach(&d, NULL);
+		slot_dev = sched_slot_devices(getenv("CUDA_VISIBLE_DEVICES"), ngpu, slots, &err);
+		if (!slot_dev) {
+			fprintf(stderr, "kgb eval: %s\n", err.buf);
+			ret = KGB_EXIT_ENV;
+			goto out;
 		}
 	}
 	r = collect_candidates(&o, cat, platform, &cands, &nr_cands, &skipped, &err);
@@ -1307,10 +1307,7 @@ out:
 	free(jobs);
 	strv_free(env);
 	strv_free(time_env);
-	if (slot_dev)
-		for (char **d = slot_dev; *d; d++)
-			free(*d);
-	free(slot_dev);
+	sched_slot_devices_free(slot_dev);
 	store_free(store);
 	catalog_free(cat);
 	json_decref(probe);

@@ -644,6 +644,60 @@ int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sch
 	return ret;
 }
 
+char **sched_slot_devices(const char *visible, unsigned ngpu, unsigned slots, struct strbuf *err)
+{
+	char **dev = xcalloc((size_t)slots + 1, sizeof(*dev));
+	char **list = NULL; /* the entries of `visible`, when set */
+	size_t nlist = 0;
+
+	if (!ngpu)
+		ngpu = 1;
+	if (visible && *visible) {
+		const char *p = visible;
+
+		for (;;) {
+			size_t len = strcspn(p, ",");
+
+			list = xrealloc(list, (nlist + 1) * sizeof(*list));
+			list[nlist++] = xstrndup(p, len);
+			if (!p[len])
+				break;
+			p += len + 1;
+		}
+		if (nlist < ngpu) {
+			strbuf_addf(err, "CUDA_VISIBLE_DEVICES='%s' lists %zu devices, but %u are "
+				    "visible", visible, nlist, ngpu);
+			for (size_t i = 0; i < nlist; i++)
+				free(list[i]);
+			free(list);
+			free(dev);
+			return NULL;
+		}
+	}
+	for (unsigned i = 0; i < slots; i++) {
+		struct strbuf d = STRBUF_INIT;
+
+		if (list)
+			strbuf_addstr(&d, list[i % ngpu]);
+		else
+			strbuf_addf(&d, "%u", i % ngpu);
+		dev[i] = strbuf_detach(&d, NULL);
+	}
+	for (size_t i = 0; i < nlist; i++)
+		free(list[i]);
+	free(list);
+	return dev;
+}
+
+void sched_slot_devices_free(char **devices)
+{
+	if (!devices)
+		return;
+	for (char **d = devices; *d; d++)
+		free(*d);
+	free(devices);
+}
+
 void sched_default_limits(struct sandbox_limits *ret, const char *platform, double timeout_s,
 			  unsigned slots)
 {

@@ -80,6 +80,19 @@ struct sched_opts {
 };
 
 /*
+ * CUDA_VISIBLE_DEVICES for each of `slots` slots sharing `ngpu` GPUs round-robin (slot i gets
+ * GPU i % ngpu, so slots 0..ngpu-1 are one per GPU): the i % ngpu-th entry of `visible`, the
+ * parent's own CUDA_VISIBLE_DEVICES (a Slurm job's GRES, "2,3", or UUIDs), when it is set and
+ * non-empty, else the index itself. A parent limited to GPUs 2 and 3 must not hand its workers
+ * "0" and "1": those name other jobs' GPUs. Returns a NULL-terminated array of `slots` strings;
+ * free with sched_slot_devices_free(). -EINVAL (NULL, message in err) when `visible` lists
+ * fewer than ngpu devices.
+ */
+char **sched_slot_devices(const char *visible, unsigned ngpu, unsigned slots,
+			  struct strbuf *err) KGB_WUR;
+void sched_slot_devices_free(char **devices);
+
+/*
  * The limits of a worker on `platform` with `slots` workers at once: CPU time twice the
  * timeout times the worker's share of the cores; address space the worker's share of the
  * RAM (at least 4 GiB) on the interpreter, none on cuda (CUDA reserves terabytes of virtual
