@@ -67,6 +67,22 @@ def _close(cand: torch.Tensor, ref: torch.Tensor, dtype: torch.dtype, atol: floa
     value (NaN for NaN); elsewhere the error is measured against the float64 reference."""
     wide = torch.complex128 if dtype.is_complex else torch.float64
     c, r = cand.to(wide), ref.to(device=cand.device).to(wide)
+    if atol > 0 and c.numel():
+        # The common case: every value finite (a finite largest error means finite c and r),
+        # and the reference's largest magnitude rounds to a finite value of dtype (rounding is
+        # monotonic, so then all do); every limit is then positive. The same answer as below
+        # in a third of the tensor passes: the checking pass spent a third of its time here on
+        # the interpreter.
+        err = (c - r).abs()
+        r_abs = r.abs()
+        max_err = float(err.max())
+        r_max = r_abs.max().reshape(1).to(torch.float64)
+        if math.isfinite(max_err) and bool(torch.isfinite(r_max.to(dtype)).all()):
+            lim = r_abs.mul_(rtol).add_(atol)
+            bad = err > lim
+            n_bad = int(bad.sum())
+            tol_use = float(err.div_(lim).max())
+            return _close_result(cand, ref, bad, n_bad, max_err, tol_use, atol, rtol, where)
     rr = ref.to(device=cand.device).to(dtype).to(wide)
     parts = (lambda t: torch.view_as_real(t)) if dtype.is_complex else (lambda t: t.unsqueeze(-1))
     cp, rp = parts(c), parts(rr)
@@ -82,6 +98,11 @@ def _close(cand: torch.Tensor, ref: torch.Tensor, dtype: torch.dtype, atol: floa
     tol_use = float(use.max()) if use.numel() else 0.0
     if bool((nonfinite & ~same).any()):
         tol_use = math.inf
+    return _close_result(cand, ref, bad, n_bad, max_err, tol_use, atol, rtol, where)
+
+
+def _close_result(cand: torch.Tensor, ref: torch.Tensor, bad: torch.Tensor, n_bad: int,
+                  max_err: float, tol_use: float, atol: float, rtol: float, where: str) -> Result:
     if not n_bad:
         return Result("pass", max_err, tol_use)
     i = int(bad.reshape(-1).nonzero()[0, 0])
