@@ -13,13 +13,9 @@ the original one. Cases whose order is unspecified (sort, sort.values, and stabl
 draw float64 normal values or int64 values from a range of 2**62, so ties occur with
 probability below 1e-9 and every correct sort gives the same indices.
 
--0.0 and +0.0 are equal keys (IEEE equality; torch's CPU sort and numpy agree), so stable=True
-keeps them in their original order. torch 2.11's CUDA sort of short rows orders -0.0 before
-+0.0 instead (seen on the H200: sort case 75, bfloat16 `special`, indices swapped), so the
-reference sorts `self + 0`, in which -0.0 is +0.0 (the values compare equal either way), and
-gives the same answer on every device. The GPU baseline (baseline.py) is torch.sort itself,
-without that extra pass. NaN inputs are positive (runtime/inputs.py makes them so): CUDA's
-radix sort, which torch.sort uses for long rows, orders NaNs with the sign bit set before -inf.
+NaN inputs are positive (runtime/inputs.py makes them so): CUDA's radix sort, which torch.sort
+uses for long rows, orders NaNs with the sign bit set before -inf, so the reference would not
+follow the rule above on the GPU for them.
 
 Tolerance: the values are copies, so both multipliers are 1e-6 (the format requires positive
 ones), which is exact in effect; indices are int64 and compared exactly.
@@ -28,25 +24,20 @@ ones), which is exact in effect; indices are int64 and compared exactly.
 import torch
 
 
-def _keys(self: torch.Tensor) -> torch.Tensor:
-    # -0.0 becomes +0.0 (x + 0 in round-to-nearest); integers and bool as they are.
-    return self + 0 if self.is_floating_point() else self
-
-
 def sort(self: torch.Tensor, dim: int = -1, descending: bool = False):
-    return torch.sort(_keys(self), dim=dim, descending=descending)
+    return torch.sort(self, dim=dim, descending=descending)
 
 
 def sort_stable(self: torch.Tensor, *, stable, dim: int = -1, descending: bool = False):
-    return torch.sort(_keys(self), stable=stable, dim=dim, descending=descending)
+    return torch.sort(self, stable=stable, dim=dim, descending=descending)
 
 
 def sort_values_stable(self: torch.Tensor, *, stable, dim: int = -1, descending: bool = False,
                        values: torch.Tensor, indices: torch.Tensor):
-    return torch.sort(_keys(self), stable=stable, dim=dim, descending=descending,
+    return torch.sort(self, stable=stable, dim=dim, descending=descending,
                       out=(values, indices))
 
 
 def sort_values(self: torch.Tensor, dim: int = -1, descending: bool = False, *,
                 values: torch.Tensor, indices: torch.Tensor):
-    return torch.sort(_keys(self), dim=dim, descending=descending, out=(values, indices))
+    return torch.sort(self, dim=dim, descending=descending, out=(values, indices))
