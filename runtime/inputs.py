@@ -235,11 +235,13 @@ def _values(desc: TensorDesc, n: int, g: torch.Generator) -> torch.Tensor:
         v = torch.view_as_complex(v.to(gen).reshape(n, 2))
     v = v.to(dt)
     if dist == "special" and dt.is_floating_point:
-        # Every NaN positive: the CPU's float32 -> bfloat16 conversion yields 0xFFFF, a NaN
-        # with the sign bit set, and CUDA's radix sort (torch.sort of long rows, via CUB)
-        # orders such NaNs before -inf, so the GPU reference would disagree with the CPU one
-        # and with the documented "NaN after +inf" (seen on the H200, sort case 63).
-        v = torch.where(torch.isnan(v), v.abs(), v)
+        # Every NaN the dtype's canonical quiet NaN: the CPU's float32 -> bfloat16 conversion
+        # yields 0xFFFF, a NaN with the sign bit set, which CUDA's radix sort (torch.sort of
+        # long rows, via CUB) orders before -inf; and torch's CUDA sort of short rows orders
+        # NaNs by payload (0x7FC0 before 0x7FFF), so ties among NaNs would not keep their
+        # original order. Either way the GPU reference would disagree with the CPU one (seen
+        # on the H200: sort cases 63 and 75).
+        v = torch.where(torch.isnan(v), torch.full((), float("nan"), dtype=dt, device=dev), v)
     return v
 
 

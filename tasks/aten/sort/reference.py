@@ -13,9 +13,10 @@ the original one. Cases whose order is unspecified (sort, sort.values, and stabl
 draw float64 normal values or int64 values from a range of 2**62, so ties occur with
 probability below 1e-9 and every correct sort gives the same indices.
 
-NaN inputs are positive (runtime/inputs.py makes them so): CUDA's radix sort, which torch.sort
-uses for long rows, orders NaNs with the sign bit set before -inf, so the reference would not
-follow the rule above on the GPU for them.
+NaN inputs are all the dtype's canonical quiet NaN (runtime/inputs.py makes them so): torch's
+CUDA sort orders NaNs by their bits (radix sort of long rows puts sign-bit NaNs before -inf;
+the sort of short rows puts 0x7FC0 before 0x7FFF), so with other NaNs the GPU reference would
+not follow the rule above.
 
 Tolerance: the values are copies, so both multipliers are 1e-6 (the format requires positive
 ones), which is exact in effect; indices are int64 and compared exactly.
