@@ -41,8 +41,10 @@ start=$(date +%s)
 } >"$out/env.txt" 2>&1
 $KGB_PYTHON -m runtime.ceilings >"$out/ceilings.json" 2>>"$out/env.txt"
 if [ -n "${RESUME_DB:-}" ] && [ -f "$RESUME_DB" ]; then cp "$RESUME_DB" "$out/gpu.db"; fi
+sel=() # the final report's selection: every task, or the KGB_GPU_TASKS ones only
 if [ -n "${KGB_GPU_TASKS:-}" ]; then
 	read -r -a tasks <<<"$KGB_GPU_TASKS"
+	for t in "${tasks[@]}"; do sel+=(--task "$t"); done
 else
 	mapfile -t tasks < <(build/kgb list --platform cuda | awk 'NR > 1 { print $1 }')
 fi
@@ -69,8 +71,10 @@ end=$(date +%s)
 $KGB_PYTHON -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute("PRAGMA wal_checkpoint(TRUNCATE)")' \
 	"$out/gpu.db" 2>>"$out/progress.txt"
 if [ "$complete" -eq 1 ]; then
-	build/kgb eval --store "$out/gpu.db" $timing | tee "$out/eval.txt"
-	build/kgb eval --store "$out/gpu.db" $timing --json >"$out/eval.jsonl"
+	# Reuse only: every result is in the store. (Without "${sel[@]}" a KGB_GPU_TASKS run
+	# evaluated the whole suite here and ran out of time: bench/results/h200-2026-12-03g.)
+	build/kgb eval --store "$out/gpu.db" $timing "${sel[@]}" | tee "$out/eval.txt"
+	build/kgb eval --store "$out/gpu.db" $timing "${sel[@]}" --json >"$out/eval.jsonl"
 	echo "this call: $((end - start)) s" | tee -a "$out/eval.txt"
 else
 	echo "incomplete after $((end - start)) s: carry gpu.db back with RESUME_DB (see above)"
