@@ -19,6 +19,7 @@
 #include "kgb.h"
 #include "platform.h"
 #include "profile.h"
+#include "sandbox.h"
 #include "stats.h"
 #include "store.h"
 #include "util/fs.h"
@@ -32,6 +33,8 @@ struct generate_args {
 	const char *api, *key_env, *prices, *source, *track;
 	const char **tasks;
 	size_t nr_tasks;
+	const char **agent_writable; /* NULL-terminated; the strings are argv's */
+	size_t nr_agent_writable;
 	unsigned ks[GEN_MAX_K];
 	size_t nr_ks;
 	bool json;
@@ -74,6 +77,10 @@ static void usage(void)
 	       "                    holding prompt.md and ./verify; it writes solution.py and may\n"
 	       "                    report usage.json (docs/generation.md)\n"
 	       "  --agent-timeout SEC  external track: wall clock per task (default 3600)\n"
+	       "  --agent-sandbox M auto (default), strict or off: the agent's sandbox (read-only\n"
+	       "                    files but its workspace, catalog and .git hidden; network on)\n"
+	       "  --agent-writable DIR  external track: also writable for the agent (its own\n"
+	       "                    state, e.g. ~/.cache; repeatable)\n"
 	       "  --out DIR         candidates and workspaces (default kgb-gen/run-<id>)\n"
 	       "  --task T          only task T (repeatable)\n"
 	       "  --source S        only tasks of source S\n"
@@ -108,6 +115,7 @@ static int parse_args(int argc, char **argv, struct generate_args *a)
 		OPT_ROUNDS, OPT_K, OPT_TEMPERATURE, OPT_MAX_TOKENS, OPT_CONCURRENCY,
 		OPT_REQUEST_TIMEOUT, OPT_RETRIES, OPT_BACKOFF, OPT_STREAM, OPT_BUDGET_TOKENS,
 		OPT_BUDGET_USD, OPT_PRICES, OPT_TASK_TIME, OPT_AGENT_CMD, OPT_AGENT_TIMEOUT, OPT_OUT,
+		OPT_AGENT_SANDBOX, OPT_AGENT_WRITABLE,
 		OPT_TASK, OPT_SOURCE, OPT_PLATFORM, OPT_STORE, OPT_SEED, OPT_JSON,
 	};
 	static const struct option opts[] = {
@@ -132,6 +140,8 @@ static int parse_args(int argc, char **argv, struct generate_args *a)
 		{"task-time", required_argument, NULL, OPT_TASK_TIME},
 		{"agent-cmd", required_argument, NULL, OPT_AGENT_CMD},
 		{"agent-timeout", required_argument, NULL, OPT_AGENT_TIMEOUT},
+		{"agent-sandbox", required_argument, NULL, OPT_AGENT_SANDBOX},
+		{"agent-writable", required_argument, NULL, OPT_AGENT_WRITABLE},
 		{"out", required_argument, NULL, OPT_OUT},
 		{"task", required_argument, NULL, OPT_TASK},
 		{"source", required_argument, NULL, OPT_SOURCE},
@@ -241,6 +251,23 @@ static int parse_args(int argc, char **argv, struct generate_args *a)
 			if (parse_double(optarg, &d) < 0 || !(d > 0))
 				return kgb_usage_error("generate", "--agent-timeout: expected seconds > 0");
 			a->g.agent_timeout_s = d;
+			break;
+		case OPT_AGENT_SANDBOX:
+			a->g.agent_sandbox = sandbox_mode_from_string(optarg);
+			if (a->g.agent_sandbox < 0)
+				return kgb_usage_error("generate", "--agent-sandbox: expected auto, "
+						       "strict or off, got '%s'", optarg);
+			break;
+		case OPT_AGENT_WRITABLE:
+			if (optarg[0] != '/')
+				return kgb_usage_error("generate", "--agent-writable: expected an "
+						       "absolute directory, got '%s'", optarg);
+			a->agent_writable = xrealloc(a->agent_writable,
+						     (a->nr_agent_writable + 2) *
+							     sizeof(*a->agent_writable));
+			a->agent_writable[a->nr_agent_writable++] = optarg;
+			a->agent_writable[a->nr_agent_writable] = NULL;
+			a->g.agent_writable = a->agent_writable;
 			break;
 		case OPT_OUT:
 			a->g.out_dir = optarg;
@@ -521,7 +548,7 @@ int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 		.g = {.llm = {.temperature = NAN, .max_tokens = 8192, .timeout_s = 600,
 			      .max_retries = 4, .backoff_s = 2, .concurrency = 4,
 			      .price = {NAN, NAN, NAN}},
-		      .samples = 1, .agent_timeout_s = 3600},
+		      .samples = 1, .agent_timeout_s = 3600, .agent_sandbox = SANDBOX_AUTO},
 	};
 	struct strbuf err = STRBUF_INIT, out_dir = STRBUF_INIT, env = STRBUF_INIT;
 	const struct task **sel = NULL;
@@ -623,6 +650,7 @@ int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 	}
 	a.g.kgb_exe = exe;
 	a.g.tasks_dir = tasks_abs;
+	a.g.kgb_root = ctx->root;
 	a.g.store_path = store_abs;
 	a.g.verbose = ctx->verbose;
 	/* The run: what was asked of whom, never the key. */
@@ -676,6 +704,7 @@ out:
 	free(tasks_abs);
 	free(store_abs);
 	free(a.tasks);
+	free(a.agent_writable);
 	strbuf_release(&err);
 	strbuf_release(&out_dir);
 	strbuf_release(&env);

@@ -27,6 +27,7 @@
 #include "generate.h"
 #include "platform.h"
 #include "prompt.h"
+#include "sandbox.h"
 #include "stats.h"
 #include "store.h"
 #include "util/fs.h"
@@ -591,7 +592,138 @@ static const char verify_script[] =
 	"mkdir -p .verify\n"
 	"cp solution.py .verify/%s.py\n"
 	"exec '%s' --tasks '%s' eval --solutions .verify --store .verify/store.db "
-	"--platform %s --task %s --exit-status \"$@\"\n";
+	"--platform %s --task %s%s --exit-status \"$@\"\n";
+
+/*
+ * The catalog the agent's ./verify uses: a copy of the task's directory without its shipped
+ * solution, at <out_dir>/external/.catalog/<source>/<op>; the real catalog is hidden from the
+ * agent. Its absolute root goes in *ret_root (owned by the caller).
+ */
+static int agent_catalog(const struct gen_opts *o, const struct task *task, char **ret_root,
+			 struct strbuf *err)
+{
+	char *root = NULL, *dir, **names = NULL;
+	struct strbuf src = STRBUF_INIT, dst = STRBUF_INIT, text = STRBUF_INIT;
+	int r;
+
+	strbuf_addf(&src, "%s/external/.catalog", o->out_dir);
+	if (mkdir_p(src.buf, 0755) < 0 || !(root = path_abs(src.buf))) {
+		strbuf_addf(err, "cannot create '%s'", src.buf);
+		strbuf_release(&src);
+		return -EIO;
+	}
+	dir = xmalloc(strlen(root) + strlen(task->source) + strlen(task->op) + 3);
+	sprintf(dir, "%s/%s/%s", root, task->source, task->op);
+	rm_rf(dir);
+	if (mkdir_p(dir, 0755) < 0 || (r = list_dir_sorted(task->dir, &names)) < 0) {
+		strbuf_addf(err, "cannot copy the task '%s' to '%s'", task->dir, dir);
+		r = -EIO;
+		goto out;
+	}
+	for (char **n = names; *n; n++) {
+		strbuf_reset(&src);
+		strbuf_reset(&dst);
+		strbuf_reset(&text);
+		strbuf_addf(&src, "%s/%s", task->dir, *n);
+		strbuf_addf(&dst, "%s/%s", dir, *n);
+		if (!strcmp(*n, "solution.py") || !path_is_file(src.buf))
+			continue;
+		if (strbuf_read_file(&text, src.buf, 64 << 20) < 0) {
+			strbuf_addf(err, "cannot read '%s'", src.buf);
+			r = -EIO;
+			goto out;
+		}
+		if ((r = write_file(dst.buf, text.buf, err)) < 0)
+			goto out;
+	}
+	/* The catalog format wants the file; the agent's ./verify never runs it. */
+	strbuf_reset(&dst);
+	strbuf_addf(&dst, "%s/solution.py", dir);
+	if ((r = write_file(dst.buf, "\"\"\"Withheld from the agent: ./verify checks its own "
+					 "solution.py.\"\"\"\n", err)) < 0)
+		goto out;
+	*ret_root = root;
+	root = NULL;
+	r = 0;
+out:
+	free(root);
+	free(dir);
+	strv_free(names);
+	strbuf_release(&src);
+	strbuf_release(&dst);
+	strbuf_release(&text);
+	return r;
+}
+
+/*
+ * Runs the agent command in its workspace `ws`, sandboxed (o->agent_sandbox): every mount
+ * read-only but the workspace and o->agent_writable, the catalog and the kgb repository's
+ * .git hidden, its own process group, user, mount and pid namespaces, no capabilities. The
+ * network stays (the agent talks to its model), so neither the network namespace nor the
+ * seccomp filter (which allows Unix sockets only) applies. Its stdin is /dev/null, its output
+ * goes to <ws>/agent.log, TMPDIR is <ws>/.tmp. Killed with its whole group after
+ * o->agent_timeout_s.
+ */
+static int run_agent(const struct gen_opts *o, const char *ws, char **env, int *ret_status,
+		     bool *ret_timed_out, struct strbuf *err)
+{
+	static const char wrapper[] = "cd \"$1\" || exit 127; exec </dev/null >>agent.log 2>&1; "
+				      "exec /bin/sh -c \"$2\"";
+	char *argv[] = {"/bin/sh", "-c", (char *)wrapper, "kgb-agent", (char *)ws,
+			(char *)o->agent_cmd, NULL};
+	const char *hide[3] = {o->tasks_dir, NULL, NULL};
+	const char **writable = NULL;
+	char *git = o->kgb_root ? path_join(o->kgb_root, ".git") : NULL;
+	struct sandbox *box = sandbox_new((enum sandbox_mode)o->agent_sandbox);
+	struct sandbox_opts so = {.argv = argv, .envp = env, .box = box, .inherit_stdio = true};
+	struct sandbox_child c;
+	enum sandbox_facility missing;
+	double deadline = monotonic_s() + o->agent_timeout_s;
+	size_t nw = 0;
+	int r;
+
+	*ret_timed_out = false;
+	if (git && path_is_dir(git))
+		hide[1] = git;
+	while (o->agent_writable && o->agent_writable[nw])
+		nw++;
+	writable = xcalloc(nw + 2, sizeof(*writable));
+	writable[0] = ws;
+	for (size_t i = 0; i < nw; i++)
+		writable[i + 1] = o->agent_writable[i];
+	so.writable = writable;
+	so.hide_also = hide;
+	if ((r = sandbox_skip(box, "netns,seccomp", err)) < 0)
+		goto out;
+	r = sandbox_spawn(&so, &c, err);
+	if (r < 0)
+		goto out;
+	if (sandbox_report_missing(&c.report, &missing))
+		fprintf(stderr, "kgb generate: agent sandbox: %s unavailable: %s; continuing "
+			"without it\n", sandbox_facility_name(missing), c.report.reason[missing]);
+	while (!sandbox_reap(&c)) {
+		double left = deadline - monotonic_s();
+		struct pollfd pfd = {.fd = c.pidfd, .events = POLLIN};
+
+		if (left <= 0) {
+			*ret_timed_out = true;
+			sandbox_kill_group(&c);
+			break;
+		}
+		if (c.pidfd < 0) /* without a pidfd, look again every 50 ms */
+			left = left < 0.05 ? left : 0.05;
+		if (poll(&pfd, c.pidfd >= 0 ? 1 : 0, (int)fmin(left * 1000 + 1, 1e6)) < 0 &&
+		    errno != EINTR)
+			break;
+	}
+	sandbox_destroy(&c);
+	*ret_status = c.status;
+out:
+	sandbox_free(box);
+	free(writable);
+	free(git);
+	return r;
+}
 
 /* usage.json of the agent's workspace: what it reports it spent. */
 static void read_usage(const char *ws, struct gen_attempt *a)
@@ -618,11 +750,11 @@ static void read_usage(const char *ws, struct gen_attempt *a)
 static int run_external(const struct gen_opts *o, struct store *st, long long run_id,
 			struct trajectory *t, struct strbuf *err)
 {
-	struct strbuf ws = STRBUF_INIT, file = STRBUF_INIT, text = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf ws = STRBUF_INIT, file = STRBUF_INIT, text = STRBUF_INIT;
 	struct strbuf e_prompt = STRBUF_INIT, e_verify = STRBUF_INIT, e_sol = STRBUF_INIT,
-		      e_task = STRBUF_INIT;
+		      e_task = STRBUF_INIT, e_tmp = STRBUF_INIT;
 	struct gen_attempt *a = new_attempt(t->res);
-	char *sh[] = {"/bin/sh", "-c", (char *)o->agent_cmd, NULL};
+	char *catalog = NULL;
 	char **env;
 	size_t ne = 0;
 	int status = 0, r;
@@ -638,13 +770,27 @@ static int run_external(const struct gen_opts *o, struct store *st, long long ru
 		r = -EIO;
 		goto out;
 	}
+	if ((r = agent_catalog(o, t->task, &catalog, err)) < 0)
+		goto out;
+	strbuf_addf(&e_tmp, "TMPDIR=%s/.tmp", ws.buf);
+	if (mkdir_p(e_tmp.buf + 7, 0755) < 0) {
+		strbuf_addf(err, "cannot create '%s'", e_tmp.buf + 7);
+		r = -EIO;
+		goto out;
+	}
 	prompt_build(t->task, o->platform, o->platform_prompt, &text);
 	strbuf_addf(&file, "%s/prompt.md", ws.buf);
 	if ((r = write_file(file.buf, text.buf, err)) < 0)
 		goto out;
 	strbuf_reset(&text);
-	strbuf_addf(&text, verify_script, t->task->op, o->kgb_exe, o->tasks_dir, o->platform,
-		    t->task->op);
+	/*
+	 * Inside the agent's sandbox, ./verify runs the candidate without a sandbox of its own:
+	 * the agent's already holds it (read-only files, catalog hidden), and a nested one would
+	 * need the capabilities the agent must not have (they would let it undo its own box).
+	 * The final score is computed outside, under the full sandbox.
+	 */
+	strbuf_addf(&text, verify_script, t->task->op, o->kgb_exe, catalog, o->platform,
+		    t->task->op, o->agent_sandbox == SANDBOX_OFF ? "" : " --sandbox=off");
 	strbuf_reset(&file);
 	strbuf_addf(&file, "%s/verify", ws.buf);
 	if ((r = write_file(file.buf, text.buf, err)) < 0 || chmod(file.buf, 0755) < 0) {
@@ -657,14 +803,18 @@ static int run_external(const struct gen_opts *o, struct store *st, long long ru
 	strbuf_addf(&e_task, "KGB_TASK=%s", t->task->op);
 	while (environ[ne])
 		ne++;
-	env = xcalloc(ne + 5, sizeof(*env));
-	memcpy(env, environ, ne * sizeof(*env));
+	env = xcalloc(ne + 6, sizeof(*env));
+	ne = 0;
+	for (char **e = environ; *e; e++)
+		if (strncmp(*e, "TMPDIR=", 7))
+			env[ne++] = *e;
 	env[ne] = e_prompt.buf;
 	env[ne + 1] = e_verify.buf;
 	env[ne + 2] = e_sol.buf;
 	env[ne + 3] = e_task.buf;
+	env[ne + 4] = e_tmp.buf;
 	t0 = monotonic_s();
-	r = run_capture(sh, ws.buf, env, o->agent_timeout_s, &out, &status, &timed_out, err);
+	r = run_agent(o, ws.buf, env, &status, &timed_out, err);
 	free(env);
 	if (r < 0)
 		goto out;
@@ -701,11 +851,12 @@ out:
 	strbuf_release(&ws);
 	strbuf_release(&file);
 	strbuf_release(&text);
-	strbuf_release(&out);
 	strbuf_release(&e_prompt);
 	strbuf_release(&e_verify);
 	strbuf_release(&e_sol);
 	strbuf_release(&e_task);
+	strbuf_release(&e_tmp);
+	free(catalog);
 	return r;
 }
 

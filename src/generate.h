@@ -36,6 +36,13 @@ struct gen_opts {
 	struct llm_config llm;	/* sample and agent tracks */
 	const char *agent_cmd;	/* external track: run by /bin/sh -c in the workspace */
 	double agent_timeout_s; /* external track: wall clock per task */
+	/*
+	 * External track: the sandbox the agent runs in (sandbox.h; network allowed), and the
+	 * absolute dirs it may write besides its workspace (NULL-terminated, or NULL).
+	 */
+	int agent_sandbox; /* enum sandbox_mode */
+	const char *const *agent_writable;
+	const char *kgb_root; /* its .git is hidden from the agent, as the catalog is */
 	unsigned samples;	/* sample track: per task; the agent tracks run one per task */
 	unsigned rounds;	/* reflection rounds (sample) or further iterations (agent) */
 	double task_time_s;	/* agent track: wall clock per task (LLM and verification); 0: none */

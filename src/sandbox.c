@@ -729,6 +729,12 @@ static void child_mounts(const struct sandbox_opts *o, const struct plan *p,
 			rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE,
 				"cannot hide", o->hide, e ? e : errno);
 	}
+	for (const char *const *h = o->hide_also;
+	     h && *h && !skipped(o->box, SANDBOX_PRIVATE_SCRATCH); h++)
+		if (mount("tmpfs", *h, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV,
+			  "size=4k,nr_inodes=16,mode=0555") < 0)
+			rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE,
+				"cannot hide", *h, errno);
 	if (o->cwd) {
 		int e = child_mkdir_p(o->cwd);
 

@@ -109,6 +109,12 @@ struct sandbox_opts {
 	const char *hide;	      /* absolute dir whose contents the child does not see, except
 					 cwd and the writable dirs below it (the scratch root) */
 	const char *const *writable;  /* NULL-terminated absolute dirs kept writable, or NULL */
+	/*
+	 * NULL-terminated absolute dirs, each covered by an empty read-only tmpfs, or NULL (the
+	 * external agent of `kgb generate` must not read the catalog's shipped solutions or the
+	 * repository's history). A writable dir must not lie below one.
+	 */
+	const char *const *hide_also;
 	struct sandbox_limits limits;
 	bool inherit_stdio;	      /* child uses kgb's own fds 0-2 (kgb sandbox-exec) */
 };

@@ -166,11 +166,16 @@ test_expect_success 'agent track, two tasks: feedback until correct, then the he
 	test "$(grep -c "" "$TMP/agent.log")" = 3
 '
 
+cp "$GOOD" "$TMP/good.py"
 cat >"$TMP/agent.sh" <<-EOF
 #!/bin/sh
 # A scripted "coding agent": reads the prompt, writes a kernel, verifies it, reports usage.
+# First it tries what its sandbox forbids: reading the shipped solution, writing outside its
+# workspace; probe.txt says what it saw.
+if cat "$GOOD" >/dev/null 2>&1; then echo "solution readable"; else echo "solution hidden"; fi >probe.txt
+if touch "$TMP/outside" 2>/dev/null; then echo "outside writable"; else echo "outside read-only"; fi >>probe.txt
 grep -q "implement \\\`scale\\\`" "\$KGB_PROMPT" || exit 1
-cp "$GOOD" "\$KGB_SOLUTION"
+cp "$TMP/good.py" "\$KGB_SOLUTION"
 ./verify >verify.out 2>&1 || exit 1
 printf '{"prompt_tokens": 4000, "completion_tokens": 800, "cached_tokens": 0, "cost_usd": 0.02}' >usage.json
 EOF
@@ -182,12 +187,21 @@ test_expect_success 'external track: a scripted agent command, its verify and it
 	test "$(json_eval "$TMP/ext.out" "recs[-1][\"tokens_per_success\"]")" = 4800.0 &&
 	test "$(json_eval "$TMP/ext.out" "recs[-1][\"cost_usd\"]")" = 0.02 &&
 	grep -q "pass" "$TMP/ext/external/scale/verify.out" &&
+	grep -qx "solution hidden" "$TMP/ext/external/scale/probe.txt" &&
+	grep -qx "outside read-only" "$TMP/ext/external/scale/probe.txt" && test ! -e "$TMP/outside" &&
+	! cmp -s "$GOOD" "$TMP/ext/external/.catalog/aten/scale/solution.py" &&
+	grep -q "Withheld from the agent" "$TMP/ext/external/.catalog/aten/scale/solution.py" &&
+	test -f "$TMP/ext/external/.catalog/aten/scale/reference.py" &&
 	gen --track external --agent-cmd "$TMP/agent.sh" --budget-tokens 100 --out "$TMP/ext3" --json >"$TMP/ext3.out" &&
 	test "$(json_eval "$TMP/ext3.out" "[r[\"solved\"] for r in recs[:-1]]")" = "[True, False]" &&
 	rows "select outcome, error from generations where task = \"shift\"" | grep -qx "budget|not started: the run.s budget is spent" &&
 	gen --task scale --track external --agent-cmd "sleep 30" --agent-timeout 1 --out "$TMP/ext2" --json >"$TMP/ext2.out" &&
 	test "$(json_eval "$TMP/ext2.out" "recs[0][\"solved\"]")" = False &&
-	rows "select outcome, error from generations where model = \"sleep 30\"" | grep -q "^timeout|the agent command ran out of time"
+	rows "select outcome, error from generations where model = \"sleep 30\"" | grep -q "^timeout|the agent command ran out of time" &&
+	gen --task scale --track external --agent-sandbox off --agent-cmd "$TMP/agent.sh" --out "$TMP/ext4" --json >"$TMP/ext4.out" &&
+	grep -qx "solution readable" "$TMP/ext4/external/scale/probe.txt" &&
+	expect_status 2 gen --track external --agent-cmd true --agent-sandbox maybe 2>"$TMP/e" &&
+	grep -q "expected auto, strict or off" "$TMP/e"
 '
 
 export KGB_STORE=$TMP/none.db
