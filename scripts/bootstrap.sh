@@ -38,6 +38,8 @@ debian_packages=(
 	libcmocka-dev libseccomp-dev
 	clang libclang-rt-dev
 	sqlite3 python3 python3-venv
+	munge slurmctld slurmd slurm-client
+	chromium
 )
 
 if [ "$do_apt" = 1 ]; then

@@ -4,7 +4,9 @@
  * Each argument is a stored run (the latest of the store when no run is named), typically the
  * same candidates evaluated on different platforms. The first run is the reference: each
  * other column says how many of the tasks that pass there also pass on its platform (the
- * paper's portability drop), and the geometric mean of the speedups both runs timed.
+ * paper's portability drop), and the geometric mean of the speedups both runs timed. Then, per
+ * other run, what got better or worse per task against the first, with significance
+ * (report_runs.h, docs/cli.md).
  */
 #include <errno.h>
 #include <math.h>
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "kgb.h"
+#include "report_runs.h"
 #include "stats.h"
 #include "store.h"
 #include "util/parse.h"
@@ -34,7 +37,8 @@ static void usage(void)
 	       "\n"
 	       "The portability matrix of stored runs: one row per task, one column per run\n"
 	       "(verdict and speedup), then per column the tasks passing on the first run that\n"
-	       "also pass on it. RUN defaults to the store's latest.\n"
+	       "also pass on it, then per task what got better or worse than on the first run\n"
+	       "and whether the change is significant. RUN defaults to the store's latest.\n"
 	       "\n"
 	       "  --json   kgb.compare.v1 per task, then kgb.compare.summary.v1 per column\n");
 }
@@ -103,11 +107,84 @@ static void cell(const struct store_eval *e, char *out, size_t n)
 		snprintf(out, n, "%s", e->verdict);
 }
 
+/* The change of source/task on method k against method 0, with both sides. */
+static int delta_of(struct report_method *m, size_t k, const char *source, const char *task,
+		    struct report_side *a, struct report_side *b, struct report_delta *d,
+		    struct strbuf *err)
+{
+	int r;
+
+	if ((r = report_runs_side(&m[0], source, task, a, err)) < 0 ||
+	    (r = report_runs_side(&m[k], source, task, b, err)) < 0)
+		return r;
+	report_runs_delta(a, b, d);
+	return 0;
+}
+
+static json_t *ci_json(double lo, double hi)
+{
+	return isfinite(lo) ? json_pack("[f, f]", lo, hi) : json_null();
+}
+
+/* The fields a change adds to a by_platform element of kgb.compare.v1. */
+static void change_json(json_t *o, const struct report_delta *d)
+{
+	json_object_set_new(o, "change", json_string(report_runs_change_name(d->change)));
+	json_object_set_new(o, "change_significant", json_boolean(d->significant));
+	json_object_set_new(o, "change_of", json_string(d->what));
+}
+
+/* The fields count_changes() adds to kgb.compare.summary.v1. */
+static void counts_json(json_t *o, const size_t cnt[4])
+{
+	json_object_set_new(o, "better", json_integer((json_int_t)(cnt[0] + cnt[1])));
+	json_object_set_new(o, "better_significant", json_integer((json_int_t)cnt[1]));
+	json_object_set_new(o, "worse", json_integer((json_int_t)(cnt[2] + cnt[3])));
+	json_object_set_new(o, "worse_significant", json_integer((json_int_t)cnt[3]));
+}
+
+/* Counts of the changes of method k against method 0 over method 0's tasks: [4]. */
+static int count_changes(struct report_method *m, size_t k, size_t counts[4], bool print,
+			 struct strbuf *err)
+{
+	memset(counts, 0, 4 * sizeof(*counts));
+	for (size_t i = 0; i < m[0].nr; i++) {
+		const struct store_eval *e = &m[0].evals[i];
+		struct report_side a, b;
+		struct report_delta d;
+		char name[96], from[64], to[64];
+		int r;
+
+		if (i && !strcmp(e->task, m[0].evals[i - 1].task) &&
+		    !strcmp(e->source, m[0].evals[i - 1].source))
+			continue;
+		if ((r = delta_of(m, k, e->source, e->task, &a, &b, &d, err)) < 0)
+			return r;
+		if (d.change != REPORT_BETTER && d.change != REPORT_WORSE)
+			continue;
+		counts[(d.change == REPORT_WORSE) * 2 + d.significant]++;
+		if (!print)
+			continue;
+		snprintf(name, sizeof(name), "%s/%s", e->source, e->task);
+		if (!strcmp(d.what, "speedup")) {
+			snprintf(from, sizeof(from), "%.2fx", a.speedup);
+			snprintf(to, sizeof(to), "%.2fx", b.speedup);
+		} else {
+			snprintf(from, sizeof(from), "%zu/%zu pass", a.pass, a.n);
+			snprintf(to, sizeof(to), "%zu/%zu pass", b.pass, b.n);
+		}
+		printf("  %-36s %-6s %s: %s -> %s%s\n", name, report_runs_change_name(d.change), d.what,
+		       from, to, d.significant ? " (significant)" : " (not significant)");
+	}
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx)
 {
 	struct column cols[COMPARE_MAX_RUNS] = {0};
 	struct strbuf err = STRBUF_INIT;
-	size_t ncol = 0;
+	size_t ncol = 0, nm = 0;
+	struct report_method *m = NULL; /* the same runs, for the per-task changes */
 	bool json = false;
 	int ret = KGB_EXIT_OK;
 
@@ -139,6 +216,16 @@ int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx)
 		ret = kgb_usage_error("compare", "expected at least two runs");
 		goto out;
 	}
+	m = xcalloc(ncol + 1, sizeof(*m));
+	for (int i = 1; i < argc && nm < ncol; i++) {
+		if (!strcmp(argv[i], "--json"))
+			continue;
+		if (report_method_load(argv[i], &m[nm], &err) < 0) {
+			report_method_release(&m[nm]);
+			goto fail;
+		}
+		nm++;
+	}
 	if (!json) {
 		printf("%-36s", "TASK");
 		for (size_t c = 0; c < ncol; c++) {
@@ -168,12 +255,27 @@ int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx)
 				for (size_t k = 0; k < ncol; k++) {
 					const struct store_eval *x = find(&cols[k], e->source, e->task);
 
-					json_array_append_new(by, json_pack(
+					struct report_side sa, sb;
+					struct report_delta d;
+					json_t *bo = json_pack(
 						"{s:s, s:I, s:s?, s:o}", "platform", cols[k].label,
 						"run", (json_int_t)cols[k].run_id, "verdict",
 						x ? x->verdict : NULL, "speedup",
 						x && isfinite(x->speedup) ? json_real(x->speedup)
-									  : json_null()));
+									  : json_null());
+
+					if (delta_of(m, k, e->source, e->task, &sa, &sb, &d,
+						     &err) < 0) {
+						json_decref(bo);
+						json_decref(by);
+						json_decref(o);
+						goto fail;
+					}
+					json_object_set_new(bo, "speedup_ci95",
+							    ci_json(sb.ci_lo, sb.ci_hi));
+					if (k)
+						change_json(bo, &d);
+					json_array_append_new(by, bo);
 				}
 				json_object_set_new(o, "by_platform", by);
 				s = json_dumps(o, JSON_COMPACT);
@@ -231,6 +333,16 @@ int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx)
 					    ref_pass ? json_real((double)both / ref_pass) : json_null());
 			json_object_set_new(o, "speedup_ratio_geomean",
 					    isfinite(g) ? json_real(g) : json_null());
+			if (k) {
+				size_t cnt[4];
+
+				if (count_changes(m, k, cnt, false, &err) < 0) {
+					json_decref(o);
+					free(sp);
+					goto fail;
+				}
+				counts_json(o, cnt);
+			}
 			s = json_dumps(o, JSON_COMPACT);
 			printf("%s\n", s);
 			free(s);
@@ -251,6 +363,22 @@ int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx)
 		}
 		free(sp);
 	}
+	/* What got better or worse against the first run, per task (report_runs.h). */
+	for (size_t k = 1; k < ncol && !json; k++) {
+		size_t cnt[4];
+
+		printf("\nchanges of %s on %s (%s:%lld) against %s on %s (%s:%lld):\n", m[k].label,
+		       m[k].platform, m[k].store_path, m[k].run_id, m[0].label, m[0].platform,
+		       m[0].store_path, m[0].run_id);
+		if (count_changes(m, k, cnt, true, &err) < 0)
+			goto fail;
+		printf("  %zu better (%zu significant), %zu worse (%zu significant)\n",
+		       cnt[0] + cnt[1], cnt[1], cnt[2] + cnt[3], cnt[3]);
+	}
+	goto out;
+fail:
+	fprintf(stderr, "kgb compare: %s\n", err.buf);
+	ret = KGB_EXIT_DATA;
 out:
 	for (size_t c = 0; c < ncol; c++) {
 		for (size_t i = 0; i < cols[c].nr; i++)
@@ -259,6 +387,9 @@ out:
 		free(cols[c].reused);
 		free(cols[c].label);
 	}
+	for (size_t i = 0; i < nm; i++)
+		report_method_release(&m[i]);
+	free(m);
 	strbuf_release(&err);
 	return ret;
 }

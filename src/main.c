@@ -18,6 +18,8 @@
 #define KGB_GIT_COMMIT "unknown"
 #endif
 
+int cmd_export(int argc, char **argv, struct kgb_ctx *ctx); /* cmd_export.c */
+
 static const struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv, struct kgb_ctx *ctx);
@@ -31,6 +33,9 @@ static const struct command {
 	{"platforms", cmd_platforms, "list the platform profiles; which one this machine is"},
 	{"compare", cmd_compare, "the task x platform matrix of stored runs (portability)"},
 	{"report", cmd_report, "print a stored run again (table or JSON), evaluating nothing"},
+	{"merge", cmd_merge, "fold shard stores of a Slurm run (or any stores) into one"},
+	{"status", cmd_status, "progress of a Slurm run's shards (kgb eval --backend slurm)"},
+	{"export", cmd_export, "a stored run as CSV or JSON lines, one row per evaluation"},
 	{"sandbox-exec", cmd_sandbox_exec, NULL},
 };
 

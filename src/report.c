@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cases.h"
 #include "catalog.h"
@@ -67,28 +68,10 @@ static void count_sources(const struct report_run *r, struct source_count *by, s
 
 const double report_fast_p[REPORT_FAST_P_N] = {0.8, 1.0, 1.5};
 
-/*
- * The aggregate numbers of a run, or of one source of it (source NULL: all), as defined in
- * docs/metrics.md. Speedups are per candidate (the geomean of its timed cases, cases over the
- * speed-of-light limit left out); fast_p counts over the candidates whose task has timed cases,
- * a failed one never fast.
- */
-struct metrics {
-	size_t total, pass;
-	size_t nsp;			  /* passing candidates with a speedup */
-	double geomean, ci_lo, ci_hi;	  /* 95% bootstrap interval of the geomean */
-	size_t ntimed;			  /* candidates whose task has timed cases */
-	double fast_p[REPORT_FAST_P_N];	  /* NAN when ntimed == 0 */
-	size_t nsol;			  /* passing candidates with a sol fraction */
-	double sol_median;
-	size_t ntasks, multi;		  /* tasks; tasks with more than one sample */
-	double pass_at[3];		  /* pass@1, @5, @10 over tasks with >= k samples */
-	size_t pass_at_tasks[3];
-};
+const size_t report_pass_at_ks[3] = {1, 5, 10};
+#define pass_at_ks report_pass_at_ks
 
-static const size_t pass_at_ks[3] = {1, 5, 10};
-
-static void pass_at_k(const struct report_run *r, const char *source, struct metrics *m)
+static void pass_at_k(const struct report_run *r, const char *source, struct report_metrics *m)
 {
 	double sum[3] = {0};
 
@@ -117,7 +100,8 @@ static void pass_at_k(const struct report_run *r, const char *source, struct met
 		m->pass_at[k] = m->pass_at_tasks[k] ? sum[k] / (double)m->pass_at_tasks[k] : NAN;
 }
 
-static void compute_metrics(const struct report_run *r, const char *source, struct metrics *m)
+void report_compute_metrics(const struct report_run *r, const char *source,
+			    struct report_metrics *m)
 {
 	double *sp = xcalloc(r->nr + 1, sizeof(*sp)), *tsp = xcalloc(r->nr + 1, sizeof(*tsp));
 	double *sol = xcalloc(r->nr + 1, sizeof(*sol));
@@ -167,7 +151,7 @@ void report_eval_table(FILE *f, const struct report_run *r)
 	struct source_count by[4] = {0};
 	size_t pass, nreused = 0;
 	bool timed = platform_times(r->platform);
-	struct metrics m;
+	struct report_metrics m;
 
 	fprintf(f, "%-28s %-12s %-14s %-11s %-8s %s\n", "TASK", "SAMPLE", "VERDICT", "CASES",
 		"SPEEDUP", "NOTE");
@@ -221,7 +205,7 @@ void report_eval_table(FILE *f, const struct report_run *r)
 			fprintf(f, "  %s %zu/%zu (%.1f%%)", catalog_sources[s], by[s].pass, by[s].total,
 				100 * stats_rate(by[s].pass, by[s].total));
 	fputc('\n', f);
-	compute_metrics(r, NULL, &m);
+	report_compute_metrics(r, NULL, &m);
 	if (m.multi)
 		for (int k = 0; k < 3; k++)
 			if (m.pass_at_tasks[k])
@@ -264,7 +248,7 @@ static json_t *real_or_null(double v)
 }
 
 /* The fields metrics add to a summary object (kgb.summary.v1 and each of its by_source). */
-static void metrics_json(json_t *o, const struct metrics *m)
+static void metrics_json(json_t *o, const struct report_metrics *m)
 {
 	json_t *fast = json_object(), *pk = json_object();
 	char key[16];
@@ -296,7 +280,7 @@ void report_eval_json(FILE *f, const struct report_run *r)
 {
 	struct source_count by[4] = {0};
 	size_t pass, nreused = 0;
-	struct metrics m;
+	struct report_metrics m;
 	json_t *sum, *bys = json_object();
 	char *s;
 
@@ -335,7 +319,7 @@ void report_eval_json(FILE *f, const struct report_run *r)
 					       "total", (json_int_t)by[k].total, "pass_rate",
 					       real_or_null(stats_rate(by[k].pass, by[k].total)));
 
-			compute_metrics(r, catalog_sources[k], &m);
+			report_compute_metrics(r, catalog_sources[k], &m);
 			metrics_json(so, &m);
 			json_object_set_new(so, "baseline",
 					    json_string(catalog_source_baseline(catalog_sources[k])));
@@ -347,7 +331,7 @@ void report_eval_json(FILE *f, const struct report_run *r)
 			(json_int_t)(r->nr - nreused), "reused", (json_int_t)nreused, "pass_rate",
 			real_or_null(stats_rate(pass, r->nr)), "by_source", bys,
 			"geomean_speedup", json_null(), "skipped", (json_int_t)r->skipped);
-	compute_metrics(r, NULL, &m);
+	report_compute_metrics(r, NULL, &m);
 	metrics_json(sum, &m);
 	json_object_set_new(sum, "timing_method", json_string(timing_method(r)));
 	if (r->sandbox)
@@ -401,4 +385,69 @@ int report_from_store(FILE *f, struct store *s, long long run_id, const char *pl
 	free(evals);
 	free(reused);
 	return r;
+}
+
+bool report_progress_live(int verbose)
+{
+	const char *ci = getenv("CI");
+
+	return verbose >= 0 && isatty(STDERR_FILENO) && !(ci && *ci);
+}
+
+bool report_progress_color(void)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	return isatty(STDERR_FILENO) && !(nc && *nc);
+}
+
+static void add_duration(struct strbuf *sb, double s)
+{
+	long t = s > 0 && isfinite(s) ? (long)(s + 0.5) : 0;
+
+	if (t >= 3600)
+		strbuf_addf(sb, "%ldh%02ldm", t / 3600, t / 60 % 60);
+	else if (t >= 60)
+		strbuf_addf(sb, "%ldm%02lds", t / 60, t % 60);
+	else
+		strbuf_addf(sb, "%lds", t);
+}
+
+void report_progress_bar(struct strbuf *sb, size_t done, size_t total, double elapsed_s,
+			 int width, bool color)
+{
+	double frac = total ? (double)(done > total ? total : done) / (double)total : 0;
+	int full = (int)(frac * width + 1e-9);
+
+	strbuf_addch(sb, '[');
+	if (color)
+		strbuf_addstr(sb, "\033[32m");
+	for (int i = 0; i < width; i++)
+		strbuf_addch(sb, i < full ? '=' : i == full && done < total ? '>' : ' ');
+	if (color)
+		strbuf_addstr(sb, "\033[0m");
+	strbuf_addf(sb, "] %zu/%zu %3.0f%%  +", done, total, 100 * frac);
+	add_duration(sb, elapsed_s);
+	if (done && done < total) {
+		strbuf_addstr(sb, "  ETA ");
+		add_duration(sb, elapsed_s / (double)done * (double)(total - done));
+	}
+}
+
+void report_progress_clear(int verbose)
+{
+	if (report_progress_live(verbose))
+		fputs("\r\033[K", stderr);
+}
+
+void report_progress_draw(size_t done, size_t total, double elapsed_s, int verbose)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!report_progress_live(verbose) || done >= total)
+		return;
+	report_progress_bar(&sb, done, total, elapsed_s, 30, report_progress_color());
+	fputs(sb.buf, stderr);
+	fflush(stderr);
+	strbuf_release(&sb);
 }

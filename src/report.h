@@ -32,6 +32,30 @@ struct report_run {
 #define REPORT_FAST_P_N 3
 extern const double report_fast_p[REPORT_FAST_P_N];
 
+/*
+ * The aggregate numbers of a run, or of one source of it (source NULL: all), as defined in
+ * docs/metrics.md. Speedups are per candidate (the geomean of its timed cases, cases over the
+ * speed-of-light limit left out); fast_p counts over the candidates whose task has timed cases,
+ * a failed one never fast.
+ */
+struct report_metrics {
+	size_t total, pass;
+	size_t nsp;			  /* passing candidates with a speedup */
+	double geomean, ci_lo, ci_hi;	  /* 95% bootstrap interval of the geomean */
+	size_t ntimed;			  /* candidates whose task has timed cases */
+	double fast_p[REPORT_FAST_P_N];	  /* NAN when ntimed == 0 */
+	size_t nsol;			  /* passing candidates with a sol fraction */
+	double sol_median;
+	size_t ntasks, multi;		  /* tasks; tasks with more than one sample */
+	double pass_at[3];		  /* pass@1, @5, @10 over tasks with >= k samples */
+	size_t pass_at_tasks[3];
+};
+
+extern const size_t report_pass_at_ks[3]; /* the k of pass_at[] */
+/* The aggregate numbers of run r, or of its source `source` (NULL: all), into *m. */
+void report_compute_metrics(const struct report_run *r, const char *source,
+			    struct report_metrics *m);
+
 void report_eval_table(FILE *f, const struct report_run *r);
 void report_eval_json(FILE *f, const struct report_run *r);
 /*
@@ -42,5 +66,19 @@ void report_eval_json(FILE *f, const struct report_run *r);
 int report_from_store(FILE *f, struct store *s, long long run_id, const char *platform,
 		      const char *store_path, size_t skipped, json_t *sandbox, bool json,
 		      size_t *ret_failed, struct strbuf *err);
+
+/*
+ * Progress of a long `kgb eval` on stderr (cmd_eval.c): a live bar with counts, elapsed time and
+ * ETA, only on a terminal, not under $CI, not with -q (verbose < 0); colour only where
+ * report_progress_color() says so (a terminal, NO_COLOR unset or empty).
+ */
+bool report_progress_live(int verbose);
+bool report_progress_color(void);
+/* "[=====     ] 12/40  30%  +1m05s  ETA 2m32s" into sb (pure: the caller gives the time). */
+void report_progress_bar(struct strbuf *sb, size_t done, size_t total, double elapsed_s,
+			 int width, bool color);
+/* Erases the bar (before a line is printed over it); then redraws it after that line. */
+void report_progress_clear(int verbose);
+void report_progress_draw(size_t done, size_t total, double elapsed_s, int verbose);
 
 #endif

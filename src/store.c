@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "stats.h"
+#include "util/fs.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
 
@@ -732,5 +733,300 @@ int store_eval_entries(struct store *s, const char *key, json_t **ret, struct st
 		return db_err(s, err, "reading per-entry results");
 	}
 	*ret = o;
+	return 0;
+}
+
+int store_use_rollback_journal(struct store *s, struct strbuf *err)
+{
+	return exec_sql(s, "PRAGMA journal_mode=DELETE;", err);
+}
+
+/* One integer from a query with the texts bound in order; 0 when it yields no row. */
+static int query_ll(sqlite3 *db, const char *sql, const char *const *texts, size_t n,
+		    long long *ret)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	for (size_t i = 0; i < n; i++)
+		sqlite3_bind_text(st, (int)i + 1, texts[i], -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	*ret = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -EIO;
+}
+
+int store_progress(const char *path, struct store_progress *ret, struct strbuf *err)
+{
+	sqlite3 *db = NULL;
+	long long tables = 0;
+	int r = 0;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!path_is_file(path))
+		return -ENOENT;
+	/* Read-write without create: a journal left by a killed shard can then be rolled back. */
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		strbuf_addf(err, "cannot open store '%s': %s", path,
+			    db ? sqlite3_errmsg(db) : "out of memory");
+		sqlite3_close(db);
+		return -EIO;
+	}
+	sqlite3_busy_timeout(db, 30000);
+	if (query_ll(db,
+		     "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+		     " AND name IN ('runs', 'run_evals', 'evaluations')",
+		     NULL, 0, &tables) < 0)
+		goto fail;
+	if (tables < 3) /* created, schema not yet written: nothing done */
+		goto out;
+	if (query_ll(db,
+		     "SELECT count(*) FROM (SELECT DISTINCT l.task, l.sample FROM run_evals l"
+		     " JOIN evaluations e ON e.key = l.eval_key)",
+		     NULL, 0, &ret->candidates) < 0 ||
+	    query_ll(db, "SELECT count(*) FROM runs WHERE finished_at IS NOT NULL", NULL, 0,
+		     &ret->finished_runs) < 0 ||
+	    query_ll(db,
+		     "SELECT coalesce(max(n), 0) FROM (SELECT (SELECT count(*) FROM run_evals l"
+		     " WHERE l.run_id = r.id) AS n FROM runs r WHERE r.finished_at IS NOT NULL)",
+		     NULL, 0, &ret->finished_links) < 0)
+		goto fail;
+out:
+	sqlite3_close(db);
+	return r;
+fail:
+	strbuf_addf(err, "reading the progress of store '%s': %s", path, sqlite3_errmsg(db));
+	r = sqlite3_errcode(db) == SQLITE_BUSY ? -EBUSY : -EIO;
+	memset(ret, 0, sizeof(*ret));
+	goto out;
+}
+
+/* The columns of a merged evaluation and case, in the schema's names. */
+#define MERGE_CASE_COLUMNS                                                                    \
+	"eval_key, case_id, entry, axes, timed, verdict, max_abs_err, tol_use, base_tol_use,"  \
+	" atol, rtol, time_base_ms, time_cand_ms, speedup, detail"
+
+/* Runs sql with the texts bound; adds sqlite3_changes() to *changes (may be NULL). */
+static int merge_exec(struct store *s, const char *sql, const char *const *texts, size_t n,
+		      long long *changes, struct strbuf *err)
+{
+	int r = exec_texts(s, sql, "merging", texts, n, err);
+
+	if (r == 0 && changes)
+		*changes += sqlite3_changes(s->db);
+	return r;
+}
+
+int store_merge(struct store *s, const char *src_path, const char *label,
+		struct store_merge_stats *stats, struct strbuf *err)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	struct store_merge_stats add = {0};
+	const char *v[2];
+	long long n = 0;
+	char ts[32];
+	int r;
+
+	if (!path_is_file(src_path)) {
+		strbuf_addf(err, "shard store '%s': no such file", src_path);
+		return -ENOENT;
+	}
+	strbuf_addf(&cmd, "kgb merge --label %s", label);
+	now_iso(ts);
+	v[0] = src_path;
+	/* ATTACH takes the file name as a bound value: no quoting of paths. */
+	r = exec_texts(s, "ATTACH DATABASE ? AS src", "attaching the shard store", v, 1, err);
+	if (r < 0)
+		goto out_nodetach;
+	{
+		const char *none[1] = {NULL};
+		long long tables = 0;
+
+		if (query_ll(s->db,
+			     "SELECT count(*) FROM src.sqlite_master WHERE type = 'table' AND name IN"
+			     " ('meta', 'runs', 'evaluations', 'cases', 'run_evals')",
+			     none, 0, &tables) < 0 ||
+		    tables != 5 ||
+		    query_ll(s->db, "SELECT value FROM src.meta WHERE key = 'schema'", none, 0, &n) <
+			    0 ||
+		    n != STORE_SCHEMA_VERSION) {
+			strbuf_addf(err, "'%s' is not a kgb store of schema %d", src_path,
+				    STORE_SCHEMA_VERSION);
+			r = -EPROTO;
+			goto out;
+		}
+	}
+	r = exec_sql(s, "BEGIN IMMEDIATE;", err);
+	if (r < 0)
+		goto out;
+	v[0] = cmd.buf;
+	v[1] = ts;
+	if ((r = query_ll(s->db,
+			  "SELECT count(*) FROM src.evaluations x JOIN main.evaluations d"
+			  " ON d.key = x.key",
+			  NULL, 0, &add.evaluations_known)) < 0 ||
+	    (r = query_ll(s->db,
+			  "SELECT count(*) FROM src.evaluations x JOIN main.evaluations d"
+			  " ON d.key = x.key WHERE d.verdict IS NOT x.verdict",
+			  NULL, 0, &add.conflicts)) < 0) {
+		r = db_err(s, err, "merging");
+		goto rollback;
+	}
+	/* One merged run per platform of the linked evaluations, made on first use. */
+	{
+		const char *rv[] = {ts, cmd.buf, cmd.buf};
+
+		r = merge_exec(s,
+			       "INSERT INTO main.runs(started_at, platform, harness, command, env)"
+			       " SELECT ?1, r.platform, r.harness, ?2, r.env FROM src.runs r"
+			       " WHERE r.id = (SELECT max(r2.id) FROM src.runs r2"
+			       "  WHERE r2.platform = r.platform)"
+			       " AND EXISTS (SELECT 1 FROM src.run_evals l JOIN src.evaluations e"
+			       "  ON e.key = l.eval_key WHERE e.platform = r.platform)"
+			       " AND NOT EXISTS (SELECT 1 FROM main.runs m WHERE m.command = ?3"
+			       "  AND m.platform = r.platform)",
+			       rv, ARRAY_SIZE(rv), NULL, err);
+		if (r < 0)
+			goto rollback;
+	}
+	if ((r = exec_sql(s,
+			  "CREATE TEMP TABLE IF NOT EXISTS merge_new(key TEXT PRIMARY KEY);"
+			  "DELETE FROM merge_new;"
+			  "INSERT INTO merge_new SELECT key FROM src.evaluations x WHERE NOT EXISTS"
+			  " (SELECT 1 FROM main.evaluations d WHERE d.key = x.key);",
+			  err)) < 0)
+		goto rollback;
+	{
+		const char *ev[] = {cmd.buf};
+
+		r = merge_exec(s,
+			       "INSERT INTO main.evaluations(" EVAL_COLUMNS ", created_at, run_id)"
+			       " SELECT " EVAL_COLUMNS ", created_at, (SELECT m.id FROM main.runs m"
+			       "  WHERE m.command = ?1 AND m.platform = x.platform)"
+			       " FROM src.evaluations x WHERE x.key IN (SELECT key FROM merge_new)",
+			       ev, ARRAY_SIZE(ev), &add.evaluations_added, err);
+		if (r < 0)
+			goto rollback;
+	}
+	r = merge_exec(s,
+		       "INSERT OR IGNORE INTO main.cases(" MERGE_CASE_COLUMNS ") SELECT "
+		       MERGE_CASE_COLUMNS " FROM src.cases WHERE eval_key IN"
+		       " (SELECT key FROM merge_new)",
+		       NULL, 0, &add.cases_added, err);
+	if (r < 0)
+		goto rollback;
+	{
+		const char *lv[] = {cmd.buf};
+
+		/* Every candidate was evaluated by a shard of this run: none is "reused" here. */
+		r = merge_exec(s,
+			       "INSERT INTO main.run_evals(run_id, task, sample, candidate_path,"
+			       " eval_key, reused)"
+			       " SELECT m.id, l.task, l.sample, l.candidate_path, l.eval_key, 0"
+			       " FROM src.run_evals l JOIN src.evaluations e ON e.key = l.eval_key"
+			       " JOIN main.runs m ON m.command = ?1 AND m.platform = e.platform"
+			       " WHERE true ORDER BY l.run_id"
+			       " ON CONFLICT(run_id, task, sample) DO UPDATE SET"
+			       " candidate_path = excluded.candidate_path, eval_key = excluded.eval_key"
+			       " WHERE eval_key IS NOT excluded.eval_key"
+			       " OR candidate_path IS NOT excluded.candidate_path",
+			       lv, ARRAY_SIZE(lv), &add.links_added, err);
+		if (r < 0)
+			goto rollback;
+	}
+	n = 0;
+	if (query_ll(s->db,
+		     "SELECT count(*) FROM src.sqlite_master WHERE type = 'table'"
+		     " AND name = 'ceilings'",
+		     NULL, 0, &n) == 0 &&
+	    n) {
+		r = merge_exec(s, "INSERT OR IGNORE INTO main.ceilings SELECT * FROM src.ceilings",
+			       NULL, 0, &add.ceilings_added, err);
+		if (r < 0)
+			goto rollback;
+	}
+	{
+		const char *fv[] = {ts, cmd.buf};
+
+		r = merge_exec(s, "UPDATE main.runs SET finished_at = ?1 WHERE command = ?2", fv,
+			       ARRAY_SIZE(fv), NULL, err);
+		if (r < 0)
+			goto rollback;
+	}
+	r = exec_sql(s, "COMMIT;", err);
+	if (r < 0)
+		goto rollback;
+	stats->evaluations_added += add.evaluations_added;
+	stats->evaluations_known += add.evaluations_known;
+	stats->conflicts += add.conflicts;
+	stats->cases_added += add.cases_added;
+	stats->links_added += add.links_added;
+	stats->ceilings_added += add.ceilings_added;
+	goto out;
+rollback:
+	{
+		struct strbuf ignore = STRBUF_INIT;
+
+		(void)exec_sql(s, "ROLLBACK;", &ignore);
+		strbuf_release(&ignore);
+	}
+out:
+	{
+		struct strbuf ignore = STRBUF_INIT;
+
+		(void)exec_sql(s, "DETACH DATABASE src;", &ignore);
+		strbuf_release(&ignore);
+	}
+out_nodetach:
+	if (r < 0 && !strstr(err->buf, src_path)) {
+		struct strbuf tmp = STRBUF_INIT;
+
+		strbuf_addf(&tmp, "merging '%s': %s", src_path, err->buf);
+		strbuf_reset(err);
+		strbuf_addstr(err, tmp.buf);
+		strbuf_release(&tmp);
+	}
+	strbuf_release(&cmd);
+	return r;
+}
+
+int store_merge_runs(struct store *s, const char *label, long long **ret_ids,
+		     char ***ret_platforms, size_t *ret_nr, struct strbuf *err)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	sqlite3_stmt *st;
+	long long *ids = NULL;
+	char **plats = xcalloc(1, sizeof(*plats));
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	strbuf_addf(&cmd, "kgb merge --label %s", label);
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT id, platform FROM runs WHERE command = ? ORDER BY platform",
+			       -1, &st, NULL) != SQLITE_OK) {
+		strbuf_release(&cmd);
+		free(plats);
+		return db_err(s, err, "reading the merged runs");
+	}
+	bind_text(st, 1, cmd.buf);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		XGROW(ids, n + 1, alloc);
+		plats = xrealloc(plats, (n + 2) * sizeof(*plats));
+		ids[n] = sqlite3_column_int64(st, 0);
+		plats[n++] = col_text(st, 1);
+		plats[n] = NULL;
+	}
+	sqlite3_finalize(st);
+	strbuf_release(&cmd);
+	if (rc != SQLITE_DONE) {
+		free(ids);
+		strv_free(plats);
+		return db_err(s, err, "reading the merged runs");
+	}
+	*ret_ids = ids;
+	*ret_platforms = plats;
+	*ret_nr = n;
 	return 0;
 }

@@ -111,4 +111,54 @@ int store_eval_sol(struct store *s, const char *key, double *ret_median, struct 
 int store_run_evals(struct store *s, long long run_id, struct store_eval **ret, size_t *ret_nr,
 		    bool **ret_reused, struct strbuf *err) KGB_WUR;
 
+/*
+ * Shard stores and merging (DESIGN §7, docs/cluster.md). A shard of a Slurm run writes its own
+ * store file; store_merge() folds one into another, idempotently: an evaluation (and its cases)
+ * is copied only when its key is new (same key = same result; a key present with another
+ * verdict is counted in `conflicts` and kept as it was); each candidate the source's runs
+ * linked is linked to one run of the destination per platform, the run whose command is
+ * "kgb merge --label <label>" (created on first use), the source's latest run winning for a
+ * candidate linked twice. One transaction per source file: a merge stopped half-way leaves
+ * the destination as it was before that file. Merging the same file again adds nothing.
+ */
+struct store_merge_stats {
+	long long evaluations_added; /* new keys */
+	long long evaluations_known; /* keys the destination had */
+	long long conflicts;	     /* of those, stored with another verdict */
+	long long cases_added;
+	long long links_added; /* candidates linked to a merged run, or linked anew */
+	long long ceilings_added;
+};
+
+/*
+ * Folds the store file src_path into s (see above), adding to *stats. -ENOENT when src_path
+ * is not a file; -EPROTO when it is not a kgb store of this schema.
+ */
+int store_merge(struct store *s, const char *src_path, const char *label,
+		struct store_merge_stats *stats, struct strbuf *err) KGB_WUR;
+/*
+ * The runs store_merge() made for `label`: new arrays of ids and platforms (strv_free) of
+ * *ret_nr elements, in platform order; none is not an error.
+ */
+int store_merge_runs(struct store *s, const char *label, long long **ret_ids,
+		     char ***ret_platforms, size_t *ret_nr, struct strbuf *err) KGB_WUR;
+
+/* A shard store's progress, read without writing to it (store_progress()). */
+struct store_progress {
+	long long candidates;	  /* distinct (task, sample) linked to a stored evaluation */
+	long long finished_runs;  /* runs that ended (kgb eval reached its end) */
+	long long finished_links; /* the most candidates any finished run linked */
+};
+
+/*
+ * Reads the progress of the store file at `path` read-only (a shard's job may be writing it):
+ * -ENOENT when there is no such file.
+ */
+int store_progress(const char *path, struct store_progress *ret, struct strbuf *err) KGB_WUR;
+/*
+ * Switches the store from WAL to SQLite's rollback journal, for a file on a network filesystem
+ * that processes on other hosts read while this one writes (WAL's shared memory is per host).
+ */
+int store_use_rollback_journal(struct store *s, struct strbuf *err) KGB_WUR;
+
 #endif
