@@ -12,9 +12,11 @@ trap 'rm -f "$log"' EXIT
 suite() { # suite NAME COMMAND...: run, tee, and add its counts
 	local name=$1 rc=0 p f
 	shift
+	local start=$SECONDS
 	echo "=== $name"
 	"$@" 2>&1 | tee "$log" || rc=$?
 	rc=${PIPESTATUS[0]}
+	echo "=== $name: $((SECONDS - start)) s"
 	case $name in
 	unit)
 		p=$(awk '/: [0-9]+ of [0-9]+ tests passed$/ { s += $(NF-4) } END { print s + 0 }' "$log")
