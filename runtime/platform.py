@@ -2,7 +2,10 @@
 
 `python -m runtime.platform` prints {"python", "torch", "triton", "numpy", "backend", "cuda",
 "device_name", "capability", "arch", "sm_count", "l2_bytes", "total_mem_bytes", "cuda_version",
-"hip_version", "device_count"}; the device fields are null without a device. `backend` is what
+"hip_version", "device_count", "driver", "clocks"}; the device fields are null without a device.
+`driver` is the kernel driver's version (NVIDIA's /proc/driver/nvidia/version, or the amdgpu
+module's), `clocks` device 0's current and maximum SM and memory clocks in MHz from nvidia-smi
+(null where it is absent or fails): the manifest a published number needs beside it. `backend` is what
 kgb's platform profiles (platforms/*.json) detect by: "cuda", "hip" (ROCm builds of torch
 report their devices through torch.cuda), "xpu" or "cpu". Importing this module does nothing.
 """
@@ -10,10 +13,58 @@ report their devices through torch.cuda), "xpu" or "cpu". Importing this module 
 from __future__ import annotations
 
 import json
+import re
+import shutil
+import subprocess
 import sys
 from typing import Any
 
 __all__ = ["probe", "main"]
+
+
+def driver_version(nvidia: str = "/proc/driver/nvidia/version",
+                   amdgpu: str = "/sys/module/amdgpu/version") -> str | None:
+    """The GPU kernel driver's version, or None: NVIDIA's "Kernel Module  580.159.04 ..." line,
+    else the amdgpu module's version file."""
+    try:
+        with open(nvidia, encoding="utf-8", errors="replace") as f:
+            m = re.search(r"Kernel Module(?: for \S+)?\s+(\d[\w.-]*)", f.read())
+            if m:
+                return m.group(1)
+    except OSError:
+        pass
+    try:
+        with open(amdgpu, encoding="utf-8", errors="replace") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+_CLOCK_FIELDS = ("sm_mhz", "mem_mhz", "max_sm_mhz", "max_mem_mhz")
+
+
+def parse_clocks(text: str) -> dict[str, int] | None:
+    """The first line of `nvidia-smi --query-gpu=clocks.sm,clocks.mem,clocks.max.sm,
+    clocks.max.mem --format=csv,noheader,nounits` as {"sm_mhz", "mem_mhz", "max_sm_mhz",
+    "max_mem_mhz"}; None when it is not four integers."""
+    parts = [p.strip() for p in text.strip().splitlines()[0].split(",")] if text.strip() else []
+    if len(parts) != len(_CLOCK_FIELDS) or not all(p.isdigit() for p in parts):
+        return None
+    return dict(zip(_CLOCK_FIELDS, map(int, parts)))
+
+
+def clocks() -> dict[str, int] | None:
+    """Device 0's clocks from nvidia-smi, or None (no nvidia-smi, an error, 5 s passed)."""
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return None
+    try:
+        out = subprocess.run([smi, "-i", "0", "--query-gpu=clocks.sm,clocks.mem,clocks.max.sm,"
+                              "clocks.max.mem", "--format=csv,noheader,nounits"],
+                             capture_output=True, text=True, timeout=5, check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return parse_clocks(out)
 
 
 def probe() -> dict[str, Any]:
@@ -33,6 +84,8 @@ def probe() -> dict[str, Any]:
         "arch": None, "sm_count": None, "l2_bytes": None, "total_mem_bytes": None,
         "cuda_version": torch.version.cuda, "hip_version": hip,
         "device_count": torch.cuda.device_count() if cuda else 0,
+        "driver": driver_version() if cuda else None,
+        "clocks": clocks() if cuda and not hip else None,
     }
     if cuda:
         p = torch.cuda.get_device_properties(0)
