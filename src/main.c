@@ -32,7 +32,7 @@ static const struct command {
 	{"generate", cmd_generate, "ask a model or an agent for kernels and score them"},
 	{"platforms", cmd_platforms, "list the platform profiles; which one this machine is"},
 	{"compare", cmd_compare, "the task x platform matrix of stored runs (portability)"},
-	{"report", cmd_report, "print a stored run again (table or JSON), evaluating nothing"},
+	{"report", cmd_report, "a stored run again (table or JSON), or runs as one HTML page"},
 	{"merge", cmd_merge, "fold shard stores of a Slurm run (or any stores) into one"},
 	{"status", cmd_status, "progress of a Slurm run's shards (kgb eval --backend slurm)"},
 	{"export", cmd_export, "a stored run as CSV or JSON lines, one row per evaluation"},
