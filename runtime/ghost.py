@@ -16,6 +16,7 @@ restores them afterwards.
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
@@ -47,7 +48,9 @@ def _poison(t: Any, which: int) -> Any:
         if t.dtype == torch.bool:
             t.fill_(flag)
         elif t.is_floating_point() or t.is_complex():
-            t.fill_(fl)
+            # float8_e4m3fn cannot hold -3e4 (it would become NaN, the first poison again).
+            t.fill_(fl if t.dtype.itemsize > 1 or math.isnan(fl)
+                    else max(fl, -torch.finfo(t.dtype).max))
         else:
             info = torch.iinfo(t.dtype)
             t.fill_(info.max if integer == "max" else info.min)

@@ -41,6 +41,11 @@ def _bump(x: torch.Tensor) -> torch.Tensor:
     """Values that differ from `x` by far more than any tolerance (NaN stays NaN)."""
     if x.dtype == torch.bool:
         return ~x
+    if x.dtype.itemsize == 1 and x.dtype.is_floating_point:
+        # float8: no arithmetic on the CPU; the bump in float32, converted back (values
+        # past the format's range become NaN, which differs too).
+        w = x.to(torch.float32)
+        return (w + (1 + w.abs()) * 0.5).to(x.dtype)
     if x.dtype.is_floating_point or x.dtype.is_complex:
         return x + (1 + x.abs()) * 0.5
     return x + 1

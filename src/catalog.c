@@ -32,7 +32,7 @@ const char *catalog_source_baseline(const char *source)
 
 static const char *const dtypes[] = {"float16", "bfloat16", "float32", "float64", "int8",
 				     "int16",	"int32",    "int64",   "uint8",	  "bool",
-				     "complex64", "complex128", NULL};
+				     "complex64", "complex128", "float8_e4m3fn", "float8_e5m2", NULL};
 static const char *const layouts[] = {"contiguous", "transposed", "strided", "offset",
 				      "expanded",   "channels_last", NULL};
 static const char *const dists[] = {"normal", "uniform", "randint", "bool",   "ones",

@@ -72,6 +72,7 @@ static int itemsize_of(const char *dtype, long long *ret)
 		{"float16", 2}, {"bfloat16", 2}, {"float32", 4}, {"float64", 8},
 		{"int8", 1},	{"uint8", 1},	 {"int16", 2},	 {"int32", 4},
 		{"int64", 8},	{"bool", 1},	 {"complex64", 8}, {"complex128", 16},
+		{"float8_e4m3fn", 1}, {"float8_e5m2", 1},
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {

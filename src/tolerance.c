@@ -8,6 +8,9 @@
 #define EPS_BF16 0x1p-7
 #define EPS_F32 0x1p-23
 #define EPS_F64 0x1p-52
+/* float8: e4m3fn has 3 mantissa bits, e5m2 two; tolerances are one unit in the last place. */
+#define EPS_E4M3 0x1p-3
+#define EPS_E5M2 0x1p-2
 
 double tolerance_eps(const char *dtype)
 {
@@ -19,6 +22,10 @@ double tolerance_eps(const char *dtype)
 		return EPS_F32;
 	if (!strcmp(dtype, "float64") || !strcmp(dtype, "complex128"))
 		return EPS_F64;
+	if (!strcmp(dtype, "float8_e4m3fn"))
+		return EPS_E4M3;
+	if (!strcmp(dtype, "float8_e5m2"))
+		return EPS_E5M2;
 	if (!strcmp(dtype, "bool") || !strcmp(dtype, "uint8") || !strcmp(dtype, "int8") ||
 	    !strcmp(dtype, "int16") || !strcmp(dtype, "int32") || !strcmp(dtype, "int64"))
 		return 0;
@@ -38,6 +45,19 @@ int tolerance_compute(const char *dtype, double reduce_len, double scale, double
 	}
 	if (!(reduce_len >= 1))
 		reduce_len = 1;
+	if (eps == EPS_E4M3 || eps == EPS_E5M2) {
+		/*
+		 * float8 outputs are quantisation results: the value in float32 rounded once. One
+		 * ulp of relative slack covers a float32 step landing on the other side of a
+		 * rounding boundary; the absolute floor is the smallest subnormal. No reduction term:
+		 * whatever was reduced, it was in float32 before the one rounding.
+		 */
+		rtol = rtol_mult * eps;
+		atol = atol_mult * (eps == EPS_E4M3 ? 0x1p-9 : 0x1p-16);
+		ret->atol = atol;
+		ret->rtol = rtol;
+		return 0;
+	}
 	if (eps == EPS_F16 || eps == EPS_BF16) {
 		/*
 		 * 16-bit outputs: one rounding of the result to the output dtype (eps/2) plus one

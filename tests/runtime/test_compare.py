@@ -131,3 +131,22 @@ def test_aliases() -> None:
     assert aliases(x.add_(1), x)
     assert not aliases(x + 1, x)
     assert not aliases(None, x)
+
+
+def test_float8_outputs_are_compared_in_float64() -> None:
+    # vLLM's fp8 quantisation outputs: the CPU has conversions for float8 but no arithmetic or
+    # isfinite, so the checker must work through float64.
+    for dt in (torch.float8_e4m3fn, torch.float8_e5m2):
+        ref = torch.tensor([0.5, -1.75, 3.0, 0.0], dtype=torch.float64)
+        good = ref.to(dt)
+        eps = torch.finfo(dt).eps
+        assert compare(good, ref, good, 2.0**-9, eps).verdict == "pass"
+        off = ref.clone()
+        off[1] = -2.5  # far beyond the tolerance in both formats
+        bad = off.to(dt)
+        res = compare(bad, ref, good, 2.0**-9, eps / 4)
+        assert res.verdict == "mismatch" and res.first_bad == 1, dt
+        # a NaN where the reference is finite fails
+        nan = ref.to(dt)
+        nan[0] = float("nan")
+        assert compare(nan, ref, good, 2.0**-9, eps).verdict == "mismatch"

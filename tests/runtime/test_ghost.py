@@ -138,3 +138,15 @@ def test_poisoned_empty_poisons_only_uninitialised_memory_and_keeps_triton():
     assert bool((i == torch.iinfo(torch.int32).min).all())
     # restored afterwards
     assert torch.empty is not None and mod.empty is torch.empty
+
+
+def test_float8_poisons_differ() -> None:
+    # -3e4 is beyond float8_e4m3fn (max 448): the second poison must not become NaN, the first.
+    import torch
+
+    from runtime.ghost import _poison
+
+    for dt in (torch.float8_e4m3fn, torch.float8_e5m2):
+        a, b = _poison(torch.zeros(4, dtype=dt), 0), _poison(torch.zeros(4, dtype=dt), 1)
+        assert torch.isnan(a.float()).all() and torch.isfinite(b.float()).all(), dt
+        assert b.float().max() < -400

@@ -77,3 +77,13 @@ def test_ghost_exempt_entry(tmp_path: Path) -> None:
     j["task"]["entries"][0]["ghost"] = True
     rc, msgs, err = run_job(j, tmp_path)
     assert verdicts(msgs) == {"pass": [0, 1, 2, 3]}, msgs
+
+
+def test_float8_mutants_change_values() -> None:
+    # The CPU has no float8 arithmetic: the bump goes through float32.
+    for dt in (torch.float8_e4m3fn, torch.float8_e5m2):
+        for mutant in ("zero", "last", "tail", "perturb"):
+            out = torch.full((300,), 1.5).to(dt)
+            apply(mutant, out, (), [], 2.0**-9, 0.125)
+            assert not torch.equal(out.view(torch.uint8), torch.full((300,), 1.5).to(dt).view(
+                torch.uint8)), (dt, mutant)

@@ -110,6 +110,26 @@ static void test_multipliers_scale(void **state)
 	}
 }
 
+/* float8 (vLLM's quantised outputs): one ulp relative, the smallest subnormal absolute, no
+ * growth with K (the one rounding follows a float32 computation). */
+static void test_float8(void **state)
+{
+	struct tolerance t, big;
+
+	(void)state;
+	assert_float_equal(tolerance_eps("float8_e4m3fn"), 0x1p-3, 0);
+	assert_float_equal(tolerance_eps("float8_e5m2"), 0x1p-2, 0);
+	assert_int_equal(tolerance_compute("float8_e4m3fn", 1, 1, 1, 1, &t), 0);
+	assert_float_equal(t.rtol, 0x1p-3, 0);
+	assert_float_equal(t.atol, 0x1p-9, 0);
+	assert_int_equal(tolerance_compute("float8_e4m3fn", 1e6, 100, 2, 3, &big), 0);
+	assert_float_equal(big.atol, 2 * 0x1p-9, 0);
+	assert_float_equal(big.rtol, 3 * 0x1p-3, 0);
+	assert_int_equal(tolerance_compute("float8_e5m2", 1, 1, 1, 1, &t), 0);
+	assert_float_equal(t.rtol, 0x1p-2, 0);
+	assert_float_equal(t.atol, 0x1p-16, 0);
+}
+
 static void test_invalid(void **state)
 {
 	static const struct {
@@ -171,6 +191,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_float_types),
 	cmocka_unit_test(test_atol_grows_with_sqrt_k),
 	cmocka_unit_test(test_multipliers_scale),
+	cmocka_unit_test(test_float8),
 	cmocka_unit_test(test_invalid),
 	cmocka_unit_test(test_overflow),
 };
