@@ -1,4 +1,5 @@
-"""Shipped solution for aten::renorm: one kernel, one program per slice.
+"""Shipped solution for aten::renorm: one kernel, one program per slice (several per program on
+the CPU interpreter, which pays per program).
 
 `dim` is moved to the front (a view), so slice s is everything at index s along it, walked
 through the other dimensions' strides (up to four of them, decomposed in the kernel). Each
@@ -15,17 +16,19 @@ import triton.language as tl
 
 
 @triton.jit
-def _renorm_kernel(x_ptr, out_ptr, n, R1, R2, R3,
+def _renorm_kernel(x_ptr, out_ptr, S, n, R1, R2, R3,
                    sx0, sx1, sx2, sx3, sx4, so0, so1, so2, so3, so4, p, maxnorm,
-                   MODE: tl.constexpr, BLOCK: tl.constexpr):
-    s = tl.program_id(0).to(tl.int64)
-    xs = x_ptr + s * sx0
-    os = out_ptr + s * so0
-    cols = tl.arange(0, BLOCK)
-    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+                   MODE: tl.constexpr, ROWS: tl.constexpr, BLOCK: tl.constexpr):
+    # ROWS slices per program (rows of a (ROWS, BLOCK) tile), each walked in BLOCK chunks.
+    s = tl.program_id(0).to(tl.int64) * ROWS + tl.arange(0, ROWS)
+    live = (s < S)[:, None]
+    xs = x_ptr + (s * sx0)[:, None]
+    os = out_ptr + (s * so0)[:, None]
+    cols = tl.arange(0, BLOCK)[None, :]
+    acc = tl.zeros((ROWS, BLOCK), dtype=tl.float32)
     for start in range(0, n, BLOCK):
         k = start + cols.to(tl.int64)
-        m = k < n
+        m = (k < n) & live
         i4 = k % R3
         t = k // R3
         i3 = t % R2
@@ -43,19 +46,19 @@ def _renorm_kernel(x_ptr, out_ptr, n, R1, R2, R3,
         else:
             acc += tl.where(m, tl.exp2(p * tl.log2(v)), 0.0)
     if MODE == 2:
-        has_nan = tl.max((acc != acc).to(tl.int32), axis=0)
-        norm = tl.max(tl.where(acc != acc, 0.0, acc), axis=0)
+        has_nan = tl.max((acc != acc).to(tl.int32), axis=1)
+        norm = tl.max(tl.where(acc != acc, 0.0, acc), axis=1)
         norm = tl.where(has_nan > 0, float("nan"), norm)
     else:
-        norm = tl.sum(acc, axis=0)
+        norm = tl.sum(acc, axis=1)
     if MODE == 0:
         norm = tl.sqrt(norm)
     elif MODE == 3:
         norm = tl.exp2(tl.log2(norm) / p)
-    factor = tl.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0)
+    factor = tl.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0)[:, None]
     for start in range(0, n, BLOCK):
         k = start + cols.to(tl.int64)
-        m = k < n
+        m = (k < n) & live
         i4 = k % R3
         t = k // R3
         i3 = t % R2
@@ -102,13 +105,19 @@ def _renorm_into(self, p, dim, maxnorm, out):
     so = [0] * pad + [o.stride(d) for d in range(1, nd)]
     n = sizes[0] * sizes[1] * sizes[2] * sizes[3]
     mode = 0 if p == 2.0 else 1 if p == 1.0 else 2 if p == math.inf else 3
-    cap = 4096 if self.device.type != "cpu" else 65536
+    cpu = self.device.type == "cpu"
+    cap = 65536 if cpu else 4096
     block = min(triton.next_power_of_2(max(n, 1)), cap)
-    grid = (x.shape[0],)
-    _renorm_kernel[grid](x, o, n, sizes[1], sizes[2], sizes[3],
+    S = x.shape[0]
+    # One slice per program on the GPU. The CPU interpreter pays per program (a [1041, 3]
+    # input renormed along dim 0 is 1041 programs of 3 elements), so there a program takes as
+    # many slices as fit in `cap` elements.
+    rows = max(1, min(triton.next_power_of_2(S), cap // block)) if cpu else 1
+    grid = (triton.cdiv(S, rows),)
+    _renorm_kernel[grid](x, o, S, n, sizes[1], sizes[2], sizes[3],
                          x.stride(0), sx[0], sx[1], sx[2], sx[3],
                          o.stride(0), so[0], so[1], so[2], so[3], p, float(maxnorm),
-                         MODE=mode, BLOCK=block, num_warps=4)
+                         MODE=mode, ROWS=rows, BLOCK=block, num_warps=4)
     return out
 
 
