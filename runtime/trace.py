@@ -29,7 +29,7 @@ from typing import Any
 
 from triton.runtime.jit import JITFunction
 
-__all__ = ["Kernel", "MAX_FOREIGN_SHARE", "judge", "traced"]
+__all__ = ["Kernel", "MAX_FOREIGN_SHARE", "judge", "kernel_sum_us", "traced"]
 
 # "Negligible share" (issue 4): above this share of device time in foreign compute kernels the
 # candidate did not do the work in Triton. Measured honest candidates spend 0% there (they may
@@ -112,16 +112,30 @@ def _triton_names() -> Iterator[set[str]]:
         JITFunction.run = launch  # type: ignore[method-assign]
 
 
-def traced(fn: Callable[[], Any]) -> tuple[Any, list[Kernel], set[str]]:
-    """Calls fn() with the profiler on; its result, the device's kernels, Triton's names."""
+def kernel_sum_us(kernels: list[Kernel]) -> float:
+    """The device time of every activity of a trace, summed."""
+    return sum(k.us for k in kernels)
+
+
+def traced(fn: Callable[[], Any]) -> tuple[Any, list[Kernel], set[str], float]:
+    """Calls fn() with the profiler on; its result, the device's kernels, Triton's names, and
+    the microseconds between CUDA events recorded on the current stream around the call.
+
+    The events are the third leg of the timing cross-check (docs/anti-hack.md): work issued on
+    the current stream lies between them, so an honest call's kernel sum is at most their
+    elapsed time; a larger sum means device work the timed stream did not wait for (another
+    stream, or work launched after the call returned)."""
     import torch
     from torch.autograd import DeviceType
     from torch.profiler import ProfilerActivity, profile
 
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     torch.cuda.synchronize()
     with _triton_names() as names, profile(activities=[ProfilerActivity.CUDA]) as prof:
+        start.record()
         out = fn()
+        end.record()
         torch.cuda.synchronize()
     kernels = [Kernel(e.name, float(e.time_range.elapsed_us())) for e in prof.events()
                if e.device_type == DeviceType.CUDA]
-    return out, kernels, set(names)
+    return out, kernels, set(names), float(start.elapsed_time(end)) * 1e3

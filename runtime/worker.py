@@ -35,7 +35,7 @@ from runtime.ghost import POISONS
 from runtime.ghost import poisoned_empty
 from runtime.ghost import replay as ghost_replay
 from runtime.trace import judge as trace_judge
-from runtime.trace import traced
+from runtime.trace import kernel_sum_us, traced
 from runtime.guards import Finding, scan
 from runtime.integrity import Snapshot
 from runtime.kinds import (KINDS, Sample, format_mismatch, meta_compare, random_check,
@@ -161,6 +161,10 @@ class CaseReport:
     baseline: str | None = None  # what a timed case's speedup is over (Evaluator._baseline_fn)
     wall_ms: float | None = None  # event/wall cross-check (runtime.timing.wall_gap): medians
     wall_event_ms: float | None = None
+    # L3's traced call (runtime.trace.traced): the device activities' summed time and the
+    # elapsed time of events around the call on its stream. Recorded, not yet a verdict.
+    trace_kernel_us: float | None = None
+    trace_event_us: float | None = None
 
 
 @dataclass(frozen=True)
@@ -460,6 +464,7 @@ class Evaluator:
         self.device = "cuda:0" if job.platform == "cuda" else "cpu"
         self._flush: torch.Tensor | None = None  # L2 flush buffer, allocated at the first timing
         self._traced: set[str] = set()  # entries with an L3 trace already (runtime.trace)
+        self._trace_times: tuple[float, float] | None = None  # the last trace's (kernels, events)
         self._rerun_done: set[str] = set()  # entries with a determinism re-run already
 
     def _sync(self) -> None:
@@ -600,6 +605,10 @@ class Evaluator:
                            or self._device_trace(entry, case, cand_fn, inputs))
             if flagged:
                 return flagged, False
+            if self._trace_times:
+                report = replace(report, trace_kernel_us=self._trace_times[0],
+                                 trace_event_us=self._trace_times[1])
+                self._trace_times = None
         if self.job.platform == "cuda" and case.timed and self.job.rounds:
             del cand_in, cand_out
             verify = lambda out, args: self._check(  # noqa: E731
@@ -706,12 +715,13 @@ class Evaluator:
         self._traced.add(entry.name)
         args = clone_args(inputs)
         try:
-            out, kernels, names = traced(lambda: call(cand_fn, args))
+            out, kernels, names, event_us = traced(lambda: call(cand_fn, args))
         except BaseException as e:
             return CaseReport(case.id, "hack", message=_cap(
                 f"L3 device trace: the traced call failed (the check fails closed): {_describe(e)}"))
         if _did_nothing(out, args, inputs, entry.mutates):
             return None  # nothing computed: no kernel is expected
+        self._trace_times = (round(kernel_sum_us(kernels), 3), round(event_us, 3))
         finding = trace_judge(kernels, names, pointer_tables="data_ptr" in self.job.allow)
         return CaseReport(case.id, "hack", message=_cap(finding)) if finding else None
 
