@@ -49,7 +49,7 @@ MEMORY_FORMATS: dict[str, torch.memory_format] = {
 # JSON has no inf or NaN: task.json spells them as these strings in argument values.
 NONFINITE: dict[str, float] = {"inf": float("inf"), "-inf": float("-inf"), "nan": float("nan")}
 DISTS = frozenset({"normal", "uniform", "randint", "bool", "ones", "zeros", "arange", "special",
-                   "poison", "distinct", "sorted", "sorted_desc"})
+                   "poison", "distinct", "sorted", "sorted_desc", "choice"})
 
 _MASK64 = (1 << 64) - 1
 # task-format.md: "about 1 in 8 values replaced by inf, -inf, nan, 0 or -0".
@@ -73,6 +73,8 @@ class TensorDesc:
     high: float | None = None
     p: float = 0.5
     bit: str = "none"
+    values: tuple[int, ...] | None = None  # dist choice: the integers drawn from
+    field_bits: int | None = None  # dist choice: each element packs fields this wide
 
 
 @dataclass(frozen=True)
@@ -126,8 +128,27 @@ def _parse_desc(d: Any) -> TensorDesc:
     if bit not in BITS or (bit == "neg" and dtype == torch.bool):
         raise ValueError(f"'bit': unknown bit {bit!r}" if bit not in BITS else
                          "'bit': neg needs a numeric dtype, not bool")
+    values, field_bits = d.get("values"), d.get("field_bits")
+    if dist == "choice":
+        if (dtype.is_floating_point or dtype.is_complex or dtype == torch.bool
+                or not isinstance(values, list) or not values
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in values)):
+            raise ValueError("dist choice: expected an integer dtype and 'values', a non-empty "
+                             f"list of integers, got {d.get('dtype')} and {values!r}")
+        width = dtype.itemsize * 8
+        if field_bits is not None and (isinstance(field_bits, bool)
+                                       or not isinstance(field_bits, int) or field_bits <= 0
+                                       or width % field_bits):
+            raise ValueError(f"'field_bits': expected a divisor of {width} (the dtype's bits), "
+                             f"got {field_bits!r}")
+        if field_bits is not None and not all(0 <= v < 1 << field_bits for v in values):
+            raise ValueError(f"'values': each must fit in {field_bits} unsigned bits")
+        values = tuple(values)
+    elif values is not None or field_bits is not None:
+        raise ValueError("'values' and 'field_bits' belong to dist choice")
     return TensorDesc(tuple(shape), dtype, layout, dist, 1.0 if scale is None else scale,
-                      _number(d, "low"), _number(d, "high"), 0.5 if p is None else p, bit)
+                      _number(d, "low"), _number(d, "high"), 0.5 if p is None else p, bit,
+                      values, field_bits)
 
 
 def _floats(v: Any) -> Any:
@@ -208,6 +229,18 @@ def _values(desc: TensorDesc, n: int, g: torch.Generator) -> torch.Tensor:
         return v.to(dt)
     if dist == "bool":
         return (torch.rand(n, generator=g, dtype=torch.float64, device=dev) < desc.p).to(dt)
+    if dist == "choice":
+        # Values from a list; with field_bits, every field of each element drawn so (packed
+        # codes: 2:4 sparsity metadata, quantisation nibbles), lowest field first. int64 sums,
+        # then the dtype's wrap-around, so a full-width pattern becomes its two's complement.
+        table = torch.tensor(desc.values, dtype=torch.int64, device=dev)
+        fields = dt.itemsize * 8 // desc.field_bits if desc.field_bits else 1
+        pick = table[torch.randint(0, len(desc.values), (n, fields), generator=g, device=dev)]
+        shifts = torch.arange(fields, dtype=torch.int64, device=dev) * (desc.field_bits or 0)
+        words = (pick << shifts).sum(-1)
+        if dt.itemsize == 8:
+            return words  # 64 fields of 1 bit or 16 of 4 may exceed int64: they wrapped already
+        return words.to(torch.int64).bitwise_and((1 << (dt.itemsize * 8)) - 1).to(dt)
     m = 2 * n if dt.is_complex else n  # complex: real and imaginary parts drawn alike
     gen = torch.float64 if wide else torch.float32
     if dist == "uniform":

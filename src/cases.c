@@ -17,6 +17,61 @@ static bool dtype_is_int(const char *d)
 	return !strncmp(d, "int", 3) || !strcmp(d, "uint8");
 }
 
+/*
+ * dist "choice" (docs/task-format.md): `values` a non-empty list of integers for an integer
+ * dtype; `field_bits`, when given, a divisor of the dtype's width that every value fits in
+ * unsigned. Both fields belong to this distribution only.
+ */
+static int check_choice(json_t *t, const char *dtype, struct strbuf *err)
+{
+	const char *dist = json_string_value(json_object_get(t, "dist"));
+	json_t *values = json_object_get(t, "values"), *fb = json_object_get(t, "field_bits"), *x;
+	long long bits = 0, width;
+	size_t i;
+
+	if (strcmp(dist, "choice")) {
+		if (values || fb) {
+			strbuf_addstr(err, "values, field_bits: only with dist choice");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!dtype_is_int(dtype)) {
+		strbuf_addf(err, "dist: choice needs an integer dtype, got %s", dtype);
+		return -EINVAL;
+	}
+	if (!json_is_array(values) || !json_array_size(values)) {
+		strbuf_addstr(err, "values: expected a non-empty list of integers for dist choice");
+		return -EINVAL;
+	}
+	width = 8 * (!strcmp(dtype, "int8") || !strcmp(dtype, "uint8")	   ? 1
+		     : !strcmp(dtype, "int16")				   ? 2
+		     : !strcmp(dtype, "int32")				   ? 4
+									   : 8);
+	if (fb) {
+		if (!json_is_integer(fb) || json_integer_value(fb) <= 0 ||
+		    width % json_integer_value(fb)) {
+			strbuf_addf(err, "field_bits: expected a divisor of %lld (the bits of %s)", width,
+				    dtype);
+			return -EINVAL;
+		}
+		bits = json_integer_value(fb);
+	}
+	json_array_foreach(values, i, x) {
+		if (!json_is_integer(x)) {
+			strbuf_addf(err, "values: element %zu: expected an integer", i);
+			return -EINVAL;
+		}
+		if (bits && (json_integer_value(x) < 0 ||
+			     (bits < 63 && json_integer_value(x) >= 1LL << bits))) {
+			strbuf_addf(err, "values: element %zu: %lld does not fit in %lld unsigned bits",
+				    i, (long long)json_integer_value(x), bits);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* Fills defaults and validates one resolved tensor descriptor (owned by the caller). */
 static int finish_tensor(json_t *t, struct strbuf *err)
 {
@@ -72,6 +127,8 @@ static int finish_tensor(json_t *t, struct strbuf *err)
 		strbuf_addstr(err, "bit: neg needs a numeric dtype, not bool");
 		return -EINVAL;
 	}
+	if (check_choice(t, dtype, err) < 0)
+		return -EINVAL;
 	for (const char *const *f = (const char *const[]){"scale", "low", "high", "p", NULL}; *f;
 	     f++) {
 		x = json_object_get(t, *f);

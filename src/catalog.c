@@ -37,7 +37,7 @@ static const char *const layouts[] = {"contiguous", "transposed", "strided", "of
 				      "expanded",   "channels_last", NULL};
 static const char *const dists[] = {"normal", "uniform", "randint", "bool",   "ones",
 				    "zeros",  "arange",	 "special", "poison", "distinct",
-				    "sorted", "sorted_desc", NULL};
+				    "sorted", "sorted_desc", "choice", NULL};
 /* ATen's lazy bits on a tensor: torch.conj's conjugate bit, torch._neg_view's negative bit. */
 static const char *const bits[] = {"none", "conj", "neg", NULL};
 static const char *const kinds[] = {"compute", "view", "alloc", "random", "scalar", NULL};
@@ -236,8 +236,9 @@ static void check_number_or_expr(struct vctx *v, const char *path, json_t *j)
 
 static void check_tensor_desc(struct vctx *v, const char *path, json_t *t)
 {
-	static const char *const known[] = {"shape", "dtype", "layout", "dist", "scale",
-					    "low",   "high",  "p",	    "bit",  NULL};
+	static const char *const known[] = {"shape", "dtype", "layout", "dist",	  "scale",
+					    "low",   "high",  "p",	    "bit",  "values",
+					    "field_bits", NULL};
 	struct strbuf p = STRBUF_INIT;
 	const char *key;
 	json_t *e, *shape;
@@ -248,7 +249,7 @@ static void check_tensor_desc(struct vctx *v, const char *path, json_t *t)
 	}
 	json_object_foreach(t, key, e) {
 		if (!strv_contains(known, key))
-			verr(v, path, "unknown field '%s' (expected one of shape, dtype, layout, dist, scale, low, high, p, bit)",
+			verr(v, path, "unknown field '%s' (expected one of shape, dtype, layout, dist, scale, low, high, p, bit, values, field_bits)",
 			     key);
 	}
 	shape = json_object_get(t, "shape");
@@ -280,12 +281,19 @@ static void check_tensor_desc(struct vctx *v, const char *path, json_t *t)
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s.bit", path);
 	check_enum_or_expr(v, p.buf, json_object_get(t, "bit"), bits, "none, conj or neg");
-	for (const char *const *f = (const char *const[]){"scale", "low", "high", "p", NULL}; *f;
-	     f++) {
+	for (const char *const *f = (const char *const[]){"scale", "low", "high", "p", "field_bits",
+							  NULL};
+	     *f; f++) {
 		strbuf_reset(&p);
 		strbuf_addf(&p, "%s.%s", path, *f);
 		check_number_or_expr(v, p.buf, json_object_get(t, *f));
 	}
+	e = json_object_get(t, "values");
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s.values", path);
+	if (e && !json_is_array(e) && !(json_is_string(e) && json_string_value(e)[0] == '$'))
+		verr(v, p.buf, "expected a list of integers or \"$axis\", got %s",
+		     json_type_name(e));
 	strbuf_release(&p);
 }
 

@@ -289,3 +289,25 @@ def test_compare_requires_the_baseline_bits() -> None:
     assert compare(clone_tensor(conj), conj, conj, 1e-6, 1e-6).verdict == "pass"
     wrong = resolved.clone().conj()  # the bit over unconjugated storage: conj(x), not x
     assert compare(wrong, conj, conj, 1e-6, 1e-6).verdict == "mismatch"
+
+
+def test_choice_and_packed_fields() -> None:
+    # 2:4 sparsity metadata: every nibble of every int16 word one of six codes.
+    codes = (0x4, 0x8, 0x9, 0xC, 0xD, 0xE)
+    m = tensor(shape=[64, 5], dtype="int16", dist="choice", values=list(codes), field_bits=4)
+    assert m.dtype == torch.int16
+    nibbles = {((w & 0xFFFF) >> (4 * f)) & 0xF for w in m.reshape(-1).tolist() for f in range(4)}
+    assert nibbles == set(codes)
+    # full-width patterns wrap to the dtype's two's complement
+    assert (m < 0).any()
+    u = tensor(shape=[3000], dtype="uint8", dist="choice", values=[3, 7, 250])
+    assert set(u.tolist()) == {3, 7, 250}
+    w = tensor(shape=[300], dtype="int32", dist="choice", values=[1, 2], field_bits=2)
+    assert all(((x & 0xFFFFFFFF) >> (2 * f)) & 3 in (1, 2) for x in w.tolist() for f in range(16))
+    for bad in ({"dtype": "float32", "values": [1]}, {"dtype": "int8", "values": []},
+                {"dtype": "int8", "values": [1], "field_bits": 3},
+                {"dtype": "int8", "values": [16], "field_bits": 4}):
+        with pytest.raises(ValueError):
+            tensor(shape=[4], dist="choice", **bad)
+    with pytest.raises(ValueError, match="belong to dist choice"):
+        tensor(shape=[4], dtype="int8", values=[1])
