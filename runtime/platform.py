@@ -7,11 +7,17 @@
 module's), `clocks` device 0's current and maximum SM and memory clocks in MHz from nvidia-smi
 (null where it is absent or fails): the manifest a published number needs beside it. `backend` is what
 kgb's platform profiles (platforms/*.json) detect by: "cuda", "hip" (ROCm builds of torch
-report their devices through torch.cuda), "xpu" or "cpu". Importing this module does nothing.
+report their devices through torch.cuda), "xpu", "npu" (Huawei Ascend: torch_npu's torch.npu),
+"musa" (Moore Threads: torch_musa's torch.musa) or "cpu". `device_name` is what tells the
+vendors whose torch looks like CUDA or HIP (Iluvatar, MetaX, Hygon) apart. torch_npu and
+torch_musa are imported only on a machine where torch sees no CUDA or XPU device, and their
+absence (or a failure to load them) just means neither backend. Importing this module does
+nothing.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import shutil
@@ -67,8 +73,29 @@ def clocks() -> dict[str, int] | None:
     return parse_clocks(out)
 
 
+def _quiet(fn: Any, *args: Any) -> Any:
+    """fn(*args), or None when fn is missing or raises (an accelerator plugin's optional API)."""
+    try:
+        return fn(*args) if callable(fn) else None
+    except Exception:  # noqa: BLE001 - a vendor plugin may raise anything
+        return None
+
+
+def plugin_device(torch: Any, module: str, attr: str) -> Any:
+    """torch.<attr> (torch.npu, torch.musa) once the vendor plugin `module` (torch_npu,
+    torch_musa) is imported, when it reports a device; None when the plugin is absent, fails to
+    load, or sees no device."""
+    try:
+        importlib.import_module(module)
+    except Exception:  # noqa: BLE001 - ImportError, or its native libraries failing to load
+        return None
+    api = getattr(torch, attr, None)
+    return api if api is not None and _quiet(getattr(api, "is_available", None)) else None
+
+
 def probe() -> dict[str, Any]:
-    """Versions, and the properties of CUDA device 0 when there is one."""
+    """Versions, and the properties of device 0 when there is one (CUDA or HIP, XPU, NPU,
+    MUSA)."""
     import numpy
     import torch
     import triton
@@ -76,7 +103,15 @@ def probe() -> dict[str, Any]:
     cuda = torch.cuda.is_available()
     hip = getattr(torch.version, "hip", None)
     xpu = hasattr(torch, "xpu") and torch.xpu.is_available()
-    backend = ("hip" if hip else "cuda") if cuda else "xpu" if xpu else "cpu"
+    plugin = None  # (backend, torch.npu or torch.musa)
+    if not cuda and not xpu:
+        for name, module in (("npu", "torch_npu"), ("musa", "torch_musa")):
+            api = plugin_device(torch, module, name)
+            if api is not None:
+                plugin = (name, api)
+                break
+    backend = (("hip" if hip else "cuda") if cuda else "xpu" if xpu
+               else plugin[0] if plugin else "cpu")
     info: dict[str, Any] = {
         "python": ".".join(map(str, sys.version_info[:3])),
         "torch": torch.__version__, "triton": triton.__version__, "numpy": numpy.__version__,
@@ -96,6 +131,13 @@ def probe() -> dict[str, Any]:
         p = torch.xpu.get_device_properties(0)
         info.update(device_name=p.name, total_mem_bytes=getattr(p, "total_memory", None),
                     device_count=torch.xpu.device_count())
+    elif plugin:
+        api = plugin[1]
+        p = _quiet(getattr(api, "get_device_properties", None), 0)
+        info.update(device_name=_quiet(getattr(api, "get_device_name", None), 0)
+                    or getattr(p, "name", None),
+                    total_mem_bytes=getattr(p, "total_memory", None),
+                    device_count=_quiet(getattr(api, "device_count", None)) or 0)
     return info
 
 

@@ -46,7 +46,7 @@ static const char *const memory_formats[] = {"contiguous_format", "channels_last
 					     "channels_last_3d", "preserve_format", NULL};
 /* runtime/inputs.py turns these into float('inf'), float('-inf') and float('nan'). */
 static const char *const nonfinite[] = {"inf", "-inf", "nan", NULL};
-static const char *const platforms[] = {"cuda", "interpreter", "rocm", "xpu", NULL};
+static const char *const platforms[] = {"cuda", "interpreter", "rocm", "xpu", "npu", "musa", NULL};
 const char *const catalog_mutants[] = {"zero",	   "tail",	   "last", "dtype",
 				       "perturb", "mutate_input", NULL};
 static const char *const deep_checks[] = {"validity", "zero",	 "tail",	 "last",

@@ -52,6 +52,8 @@ static void detect_rule(const struct profile *p, struct strbuf *out)
 		strbuf_addf(out, " capability %.1f-%.1f", p->cap_min, p->cap_max);
 	if (p->arch_prefix)
 		strbuf_addf(out, " arch %s*", p->arch_prefix);
+	for (char **n = p->device_name; n && *n; n++)
+		strbuf_addf(out, "%s%s", n == p->device_name ? " name~" : "|", *n);
 }
 
 int cmd_platforms(int argc, char **argv, struct kgb_ctx *ctx)

@@ -11,8 +11,11 @@
 #include "util/xalloc.h"
 
 static const char *const tol_dtypes[] = {"float16", "bfloat16", "float32", "float64"};
-static const char *const runtimes[] = {"cuda", "interpreter", "rocm", "xpu", NULL};
-static const char *const backends[] = {"cuda", "hip", "xpu", "cpu", NULL};
+/* rocm, xpu, npu and musa are described only: kgb has no worker runtime for them yet. */
+static const char *const runtimes[] = {"cuda", "interpreter", "rocm", "xpu", "npu", "musa", NULL};
+/* The probe's backend (runtime/platform.py): npu is torch_npu's torch.npu (Huawei Ascend),
+ * musa torch_musa's torch.musa (Moore Threads). */
+static const char *const backends[] = {"cuda", "hip", "xpu", "npu", "musa", "cpu", NULL};
 static const char *const timings[] = {"events", "none", NULL};
 static const char *const sources[] = {"aten", "vllm", "cublas", NULL};
 
@@ -37,7 +40,9 @@ static void verr(struct vctx *v, const char *field, const char *what)
 	v->bad++;
 }
 
-static char *req_enum(struct vctx *v, json_t *o, const char *key, const char *const *allowed)
+/* o's string `key`, one of `allowed` (any non-empty string when NULL); errors name `field`. */
+static char *req_enum_at(struct vctx *v, json_t *o, const char *key, const char *field,
+			 const char *const *allowed)
 {
 	const char *s = json_string_value(json_object_get(o, key));
 	struct strbuf w = STRBUF_INIT;
@@ -47,9 +52,38 @@ static char *req_enum(struct vctx *v, json_t *o, const char *key, const char *co
 	strbuf_addstr(&w, allowed ? "expected one of" : "expected a non-empty string");
 	for (const char *const *a = allowed; a && *a; a++)
 		strbuf_addf(&w, " %s", *a);
-	verr(v, key, w.buf);
+	verr(v, field, w.buf);
 	strbuf_release(&w);
 	return NULL;
+}
+
+static char *req_enum(struct vctx *v, json_t *o, const char *key, const char *const *allowed)
+{
+	return req_enum_at(v, o, key, key, allowed);
+}
+
+/* detect.device_name: a non-empty string, or a non-empty list of them; NULL otherwise. */
+static char **device_names(json_t *x)
+{
+	size_t n = json_is_array(x) ? json_array_size(x) : 1, i;
+	char **v;
+	json_t *e;
+
+	if (json_is_string(x) && *json_string_value(x)) {
+		v = xcalloc(2, sizeof(*v));
+		v[0] = xstrdup(json_string_value(x));
+		return v;
+	}
+	if (!json_is_array(x) || !n)
+		return NULL;
+	json_array_foreach(x, i, e) {
+		if (!json_is_string(e) || !*json_string_value(e))
+			return NULL;
+	}
+	v = xcalloc(n + 1, sizeof(*v));
+	json_array_foreach(x, i, e)
+		v[i] = xstrdup(json_string_value(e));
+	return v;
 }
 
 static int load_one(const char *path, const char *stem, struct profile *p, struct strbuf *err)
@@ -83,7 +117,7 @@ static int load_one(const char *path, const char *stem, struct profile *p, struc
 	} else {
 		json_t *cap = json_object_get(d, "capability");
 
-		p->backend = req_enum(&v, d, "backend", backends);
+		p->backend = req_enum_at(&v, d, "backend", "detect.backend", backends);
 		p->cap_min = p->cap_max = NAN;
 		if (cap) {
 			p->cap_min = capability(json_string_value(json_array_get(cap, 0)));
@@ -97,10 +131,18 @@ static int load_one(const char *path, const char *stem, struct profile *p, struc
 			p->arch_prefix = json_is_string(x) ? xstrdup(json_string_value(x)) : NULL;
 		if (x && !p->arch_prefix)
 			verr(&v, "detect.arch_prefix", "expected a string");
+		if ((x = json_object_get(d, "device_name")))
+			p->device_name = device_names(x);
+		if (x && !p->device_name)
+			verr(&v, "detect.device_name", "expected a non-empty string or a non-empty list "
+				 "of them (case-insensitive substrings of the probe's device_name)");
 		json_object_foreach(d, key, x) {
-			if (strcmp(key, "backend") && strcmp(key, "capability") &&
-			    strcmp(key, "arch_prefix"))
-				verr(&v, "detect", "unknown key (backend, capability, arch_prefix)");
+			static const char *const keys[] = {"backend", "capability", "arch_prefix",
+							   "device_name", NULL};
+
+			if (!strv_contains(keys, key))
+				verr(&v, "detect", "unknown key (backend, capability, arch_prefix, "
+					 "device_name)");
 		}
 	}
 	p->visible_devices = req_enum(&v, root, "visible_devices", NULL);
@@ -158,6 +200,7 @@ static void profile_release(struct profile *p)
 	free(p->runtime);
 	free(p->backend);
 	free(p->arch_prefix);
+	strv_free(p->device_name);
 	free(p->visible_devices);
 	free(p->triton_backend);
 	free(p->timing);
@@ -241,11 +284,17 @@ const struct profile *profile_resolve(const struct profile_set *s, const char *n
 	return p;
 }
 
-/* How specific a matching rule is: capability and arch rules beat a bare backend rule. */
+/*
+ * How specific a matching rule is: capability and arch rules beat a bare backend rule, and a
+ * device_name rule beats any of them (3 > capability + arch), so that a vendor whose torch
+ * looks like CUDA or HIP (Iluvatar, MetaX, Hygon) is told apart by its device name while an
+ * NVIDIA or AMD device, whose name matches no such rule, detects as before.
+ */
 static int match(const struct profile *p, json_t *probe)
 {
 	const char *backend = json_string_value(json_object_get(probe, "backend"));
 	const char *arch = json_string_value(json_object_get(probe, "arch"));
+	const char *name = json_string_value(json_object_get(probe, "device_name"));
 	double cap = capability(json_string_value(json_object_get(probe, "capability")));
 	int score = 1;
 
@@ -263,6 +312,15 @@ static int match(const struct profile *p, json_t *probe)
 		if (!arch || strncmp(arch, p->arch_prefix, strlen(p->arch_prefix)))
 			return 0;
 		score++;
+	}
+	if (p->device_name) {
+		char **n = p->device_name;
+
+		while (name && *n && !strcasestr(name, *n))
+			n++;
+		if (!name || !*n)
+			return 0;
+		score += 3;
 	}
 	return score;
 }

@@ -3,7 +3,8 @@
  *
  * One JSON file per platform under <root>/platforms/ (docs/platforms.md): how to detect it from
  * the runtime probe (runtime/platform.py), the worker runtime that runs on it ("cuda",
- * "interpreter"; "rocm" and "xpu" are described but have no runtime in kgb yet), its visible-
+ * "interpreter"; "rocm", "xpu", "npu" and "musa" are described but have no runtime in kgb
+ * yet), its visible-
  * devices variable, Triton backend, timing method, tolerance multipliers per dtype, the task
  * sources it supports, its features, the prompt fragment a model gets for it, and whether it
  * was verified on real hardware.
@@ -26,12 +27,15 @@
 
 struct profile {
 	char *name;	      /* the file's stem: "nvidia-hopper" */
-	char *runtime;	      /* "cuda", "interpreter", "rocm", "xpu" */
+	char *runtime;	      /* "cuda", "interpreter", "rocm", "xpu", "npu", "musa" */
 	bool verified;	      /* run on real hardware by this project (bench/results/) */
 	bool runtime_default; /* the profile a bare runtime name (--platform cuda) means */
 	char *backend;	      /* detect: the probe's "backend" must equal this */
 	double cap_min, cap_max; /* detect: the probe's compute capability in [min, max]; NAN: any */
 	char *arch_prefix;	 /* detect: the probe's "arch" starts with this (AMD gfx); or NULL */
+	/* detect: one of these is a case-insensitive substring of the probe's "device_name"
+	 * (a vendor whose torch looks like CUDA or HIP: "Iluvatar", "MetaX"); NULL: any. */
+	char **device_name;
 	char *visible_devices, *triton_backend, *timing, *prompt;
 	double tol_mult[4]; /* float16, bfloat16, float32, float64 (complex: its component) */
 	json_t *sources;    /* array of source names, owned */
@@ -51,7 +55,8 @@ void profile_set_release(struct profile_set *s);
 const struct profile *profile_find(const struct profile_set *s, const char *name);
 /* A profile name, or a runtime name meaning its default profile; NULL when neither. */
 const struct profile *profile_resolve(const struct profile_set *s, const char *name);
-/* The profile a runtime probe matches, most specific rule first; NULL when none does. */
+/* The profile a runtime probe matches, most specific rule first (a device_name rule beats
+ * capability and arch rules, which beat a bare backend); NULL when none does. */
 const struct profile *profile_detect(const struct profile_set *s, json_t *probe);
 /* Whether kgb has a worker runtime for it (cuda, interpreter). */
 bool profile_runnable(const struct profile *p);

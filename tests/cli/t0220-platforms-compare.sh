@@ -8,12 +8,14 @@ probe() { printf '%s' "$1" >"$TMP/probe.json" && "$KGB" platforms --detect --pro
 
 test_expect_success 'platforms lists every profile, verified or not' '
 	"$KGB" platforms >"$TMP/p" &&
-	for n in nvidia-ampere nvidia-hopper nvidia-blackwell amd-cdna3 intel-xpu interpreter; do
+	for n in nvidia-ampere nvidia-hopper nvidia-blackwell amd-cdna3 intel-xpu interpreter \
+		huawei-ascend moore-threads-musa hygon-dcu iluvatar-corex metax-maca; do
 		grep -q "^$n " "$TMP/p" || return 1
 	done &&
 	grep -q "^nvidia-hopper .*verified .*(default)" "$TMP/p" &&
 	"$KGB" platforms --json >"$TMP/pj" &&
-	test "$(json_eval "$TMP/pj" "sorted(r[\"name\"] for r in recs if r[\"runnable\"])")" = "['"'"'interpreter'"'"', '"'"'nvidia-ampere'"'"', '"'"'nvidia-blackwell'"'"', '"'"'nvidia-hopper'"'"']"
+	test "$(json_eval "$TMP/pj" "sorted(r[\"name\"] for r in recs if r[\"runnable\"])")" = "['"'"'iluvatar-corex'"'"', '"'"'interpreter'"'"', '"'"'metax-maca'"'"', '"'"'nvidia-ampere'"'"', '"'"'nvidia-blackwell'"'"', '"'"'nvidia-hopper'"'"']" &&
+	test "$(json_eval "$TMP/pj" "sum(not r[\"verified\"] for r in recs)")" = 9
 '
 test_expect_success 'detection on simulated machines' '
 	probe "{\"backend\": \"cuda\", \"capability\": \"9.0\"}" | grep -q "^nvidia-hopper (runtime cuda, verified)" &&
@@ -22,6 +24,12 @@ test_expect_success 'detection on simulated machines' '
 	probe "{\"backend\": \"hip\", \"arch\": \"gfx942:sramecc+\"}" | grep -q "^amd-cdna3 .*cannot evaluate on it yet" &&
 	probe "{\"backend\": \"xpu\"}" | grep -q "^intel-xpu" &&
 	probe "{\"backend\": \"cpu\"}" | grep -q "^interpreter" &&
+	probe "{\"backend\": \"cuda\", \"capability\": \"9.0\", \"device_name\": \"NVIDIA H200\"}" | grep -q "^nvidia-hopper (runtime cuda, verified)" &&
+	probe "{\"backend\": \"npu\", \"device_name\": \"Ascend910B2\"}" | grep -q "^huawei-ascend (runtime npu, unverified; kgb cannot evaluate on it yet)" &&
+	probe "{\"backend\": \"musa\"}" | grep -q "^moore-threads-musa (runtime musa, unverified; kgb cannot" &&
+	probe "{\"backend\": \"hip\", \"arch\": \"gfx928\", \"device_name\": \"DCU K100_AI\"}" | grep -q "^hygon-dcu (runtime rocm, unverified; kgb cannot" &&
+	probe "{\"backend\": \"cuda\", \"capability\": \"8.0\", \"device_name\": \"Iluvatar BI-V150\"}" | grep -q "^iluvatar-corex (runtime cuda, unverified)" &&
+	probe "{\"backend\": \"cuda\", \"device_name\": \"MetaX C500\"}" | grep -q "^metax-maca (runtime cuda, unverified)" &&
 	expect_status 1 probe "{\"backend\": \"cuda\", \"capability\": \"7.0\"}" >"$TMP/o" &&
 	grep -q "no profile matches" "$TMP/o" &&
 	printf "{oops" >"$TMP/bad.json" &&
@@ -34,9 +42,16 @@ test_expect_success 'prompts and task lists follow the profile' '
 	"$KGB" list --platform intel-xpu --json >"$TMP/l" &&
 	test "$(json_eval "$TMP/l" "sorted({r[\"source\"] for r in recs})")" = "['"'"'aten'"'"']" &&
 	expect_status 2 "$KGB" show --platform bogus add 2>"$TMP/e" &&
-	grep -q "unknown platform .bogus. (profiles: amd-cdna3, intel-xpu, interpreter, nvidia-ampere" "$TMP/e" &&
+	grep -q "unknown platform .bogus. (profiles: amd-cdna3, huawei-ascend, hygon-dcu, iluvatar-corex, intel-xpu, interpreter, metax-maca, moore-threads-musa, nvidia-ampere" "$TMP/e" &&
 	expect_status 4 "$KGB" --tasks "$FIXTURES/tasks" eval --platform amd-cdna3 2>"$TMP/e" &&
-	grep -q "platform .amd-cdna3. has no worker runtime in kgb yet" "$TMP/e"
+	grep -q "platform .amd-cdna3. has no worker runtime in kgb yet" "$TMP/e" &&
+	expect_status 4 "$KGB" --tasks "$FIXTURES/tasks" eval --platform huawei-ascend 2>"$TMP/e" &&
+	grep -q "platform .huawei-ascend. has no worker runtime in kgb yet (runtime .npu." "$TMP/e" &&
+	expect_status 4 "$KGB" --tasks "$FIXTURES/tasks" eval --platform moore-threads-musa 2>"$TMP/e" &&
+	grep -q "platform .moore-threads-musa. has no worker runtime in kgb yet (runtime .musa." "$TMP/e" &&
+	"$KGB" show --platform metax-maca add | grep -q "A warp has 64 threads" &&
+	"$KGB" list --platform huawei-ascend --json >"$TMP/l" &&
+	test "$(json_eval "$TMP/l" "sorted({r[\"source\"] for r in recs})")" = "['"'"'aten'"'"']"
 '
 test_expect_success 'compare: the task x platform matrix and what each platform retains' '
 	"$KGB" --tasks "$FIXTURES/gen-tasks" eval --platform interpreter --store "$TMP/a.db" >/dev/null &&

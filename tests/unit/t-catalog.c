@@ -289,7 +289,7 @@ static const struct {
 	{"unknown tensor field",
 	 SPEC(ENTRY(TENSOR("'shape': [2], 'dtype': 'float32', 'strides': [1]"), "")),
 	 "task.json: entries[0].args[0].tensor: unknown field 'strides' (expected one of shape, "
-	 "dtype, layout, dist, scale, low, high, p, bit)"},
+	 "dtype, layout, dist, scale, low, high, p, bit, values, field_bits)"},
 	{"scale not a number",
 	 SPEC(ENTRY(TENSOR("'shape': [2], 'dtype': 'float32', 'scale': [1]"), "")),
 	 "task.json: entries[0].args[0].tensor.scale: expected a number or an expression string, "
