@@ -179,6 +179,10 @@ def gptq_gemm(a, b_q_weight, b_gptq_qzeros, b_gptq_scales, b_g_idx, use_exllama,
             bm, bn, bk_cap, warps, stages = 64, 64, 64, 4, 4
         else:
             bm, bn, bk_cap, warps, stages = 128, 128, 64, 8, 3
+        if bit == 3:
+            # 3-bit words straddle tiles: the pipeline's buffers needed 317 KB of shared memory
+            # at 4 stages on the H200 (limit 227 KB); two stages fit.
+            stages = min(stages, 2)
     else:
         # The interpreter runs programs one after another in numpy: few, large tiles.
         bm, bn = min(max(_pow2(M), 16), 256), min(max(_pow2(N), 16), 256)
