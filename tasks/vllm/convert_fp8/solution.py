@@ -49,7 +49,9 @@ def _e4m3_value(q):
 def _round_bf16(v):
     b = v.to(tl.uint32, bitcast=True)
     b = (b + 0x7FFF + ((b >> 16) & 1)) & 0xFFFF0000
-    return b.to(tl.float32, bitcast=True)
+    # NaN as it is: the GPU's NaN constant is 0x7FFFFFFF, which the carry turns into -0.0
+    # (seen on the H200).
+    return tl.where(v != v, v, b.to(tl.float32, bitcast=True))
 
 
 @triton.jit
