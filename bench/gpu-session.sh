@@ -24,8 +24,12 @@ step=${1:?usage: gpu-session.sh eval|again|faults|method}
 out=${OUT:-out}
 keep=/tmp/keep
 here=$PWD
-if [ ! -x /tmp/p/build/kgb ]; then
-	mkdir -p /tmp/p && tar -xf "$here/out/pin.tar" -C /tmp/p || exit 2
+# A warm machine keeps /tmp/p from the previous call: unpack again when the pin changed (a
+# stale tree once answered "no such task" for tasks committed after it).
+pin_sum=$(cksum <"$here/out/pin.tar")
+if [ ! -x /tmp/p/build/kgb ] || [ "$(cat /tmp/p/.pin-sum 2>/dev/null)" != "$pin_sum" ]; then
+	rm -rf /tmp/p && mkdir -p /tmp/p && tar -xf "$here/out/pin.tar" -C /tmp/p || exit 2
+	echo "$pin_sum" >/tmp/p/.pin-sum
 fi
 mkdir -p "$keep" "$out/r"
 cd /tmp/p || exit 2
