@@ -23,13 +23,14 @@ function of the kernel list (judge), so the rule is tested without a GPU.
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from triton.runtime.jit import JITFunction
 
-__all__ = ["Kernel", "MAX_FOREIGN_SHARE", "judge", "kernel_sum_us", "traced"]
+__all__ = ["Kernel", "MAX_FOREIGN_SHARE", "judge", "kernel_sum_us", "sum_judge", "traced"]
 
 # "Negligible share" (issue 4): above this share of device time in foreign compute kernels the
 # candidate did not do the work in Triton. Measured honest candidates spend 0% there (they may
@@ -110,6 +111,28 @@ def _triton_names() -> Iterator[set[str]]:
         yield names
     finally:
         JITFunction.run = launch  # type: ignore[method-assign]
+
+
+# The kernel-sum leg: on one stream the device runs the call's work one kernel after another
+# between the two events, so an honest sum is at most their elapsed time (the H200, 48 traced
+# vLLM cases: at most 0.50 of it, bench/results/h200-2026-12-04). Margins for the two clocks
+# and the profiler's own activity: 1.5x and 50 us, both exceeded for a finding.
+_SUM_RATIO = 1.5
+_SUM_MIN_US = 50.0
+
+
+def sum_judge(kernel_us: float, event_us: float) -> str | None:
+    """The kernel-sum verdict: a finding when the device did much more work during the traced
+    call than the call's stream waited for (another stream, work launched after the call
+    returned); None otherwise. Fails closed on a non-finite or negative time."""
+    if not (math.isfinite(kernel_us) and math.isfinite(event_us)) or min(kernel_us,
+                                                                          event_us) < 0:
+        return (f"L3 kernel sum: no usable times (kernels {kernel_us} us, events {event_us} "
+                "us): the check fails closed")
+    if kernel_us > _SUM_RATIO * event_us + _SUM_MIN_US:
+        return (f"L3 kernel sum: the device ran {kernel_us:.1f} us of kernels during a call whose "
+                f"stream's events span {event_us:.1f} us: work ran outside the call's stream")
+    return None
 
 
 def kernel_sum_us(kernels: list[Kernel]) -> float:

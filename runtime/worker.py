@@ -35,7 +35,7 @@ from runtime.ghost import POISONS
 from runtime.ghost import poisoned_empty
 from runtime.ghost import replay as ghost_replay
 from runtime.trace import judge as trace_judge
-from runtime.trace import kernel_sum_us, traced
+from runtime.trace import kernel_sum_us, sum_judge, traced
 from runtime.guards import Finding, scan
 from runtime.integrity import Snapshot
 from runtime.kinds import (KINDS, Sample, format_mismatch, meta_compare, random_check,
@@ -162,7 +162,7 @@ class CaseReport:
     wall_ms: float | None = None  # event/wall cross-check (runtime.timing.wall_gap): medians
     wall_event_ms: float | None = None
     # L3's traced call (runtime.trace.traced): the device activities' summed time and the
-    # elapsed time of events around the call on its stream. Recorded, not yet a verdict.
+    # elapsed time of events around the call on its stream (judged: runtime.trace.sum_judge).
     trace_kernel_us: float | None = None
     trace_event_us: float | None = None
 
@@ -722,7 +722,8 @@ class Evaluator:
         if _did_nothing(out, args, inputs, entry.mutates):
             return None  # nothing computed: no kernel is expected
         self._trace_times = (round(kernel_sum_us(kernels), 3), round(event_us, 3))
-        finding = trace_judge(kernels, names, pointer_tables="data_ptr" in self.job.allow)
+        finding = (trace_judge(kernels, names, pointer_tables="data_ptr" in self.job.allow)
+                   or sum_judge(*self._trace_times))
         return CaseReport(case.id, "hack", message=_cap(finding)) if finding else None
 
     def _unvalued(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any, ref_fn: Any,

@@ -86,3 +86,15 @@ def test_an_upload_is_foreign_unless_the_inputs_are_pointer_tables():
     # it is never a way around L3 for anything else the device runs
     kernels.append(Kernel("elementwise_kernel", 5.0))
     assert "elementwise_kernel" in judge(kernels, {"tri"}, pointer_tables=True)
+
+
+def test_kernel_sum_beyond_the_events_is_flagged():
+    from runtime.trace import sum_judge
+
+    assert sum_judge(120.0, 200.0) is None  # an honest call: kernels inside the events
+    assert sum_judge(80.0, 20.0) is None  # under the 50 us floor
+    assert sum_judge(349.0, 200.0) is None  # 1.5 x 200 + 50 = 350: the boundary holds
+    msg = sum_judge(351.0, 200.0)
+    assert msg and "outside the call's stream" in msg
+    for bad in ((float("nan"), 1.0), (1.0, float("inf")), (-1.0, 5.0)):
+        assert "fails closed" in (sum_judge(*bad) or "")
