@@ -13,7 +13,6 @@
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +29,8 @@
 #include "sandbox.h"
 #include "sched.h"
 #include "slurm.h"
+#include "slurm_run.h"
 #include "stats.h"
-#include "shard.h"
 #include "store.h"
 #include "util/fs.h"
 #include "util/hash.h"
@@ -66,16 +65,7 @@ struct eval_opts {
 	unsigned split; /* --split: checking jobs per candidate; 0: plan_shards() decides */
 	bool json, force, exit_status, heldout;
 	/* --backend slurm (docs/cluster.md): submit the run as shards instead of evaluating. */
-	bool slurm;
-	const char *run_dir;
-	long shard; /* --shard K: evaluate shard K of --run-dir (the batch script's call); or -1 */
-	size_t shards; /* --shards N; 0: one per task */
-	struct slurm_part *partitions, *gres, *constraints;
-	size_t nr_partitions, nr_gres, nr_constraints;
-	const char *time, *mem, *account, *qos;
-	unsigned cpus_per_task;
-	const char **sbatch_args; /* NULL-terminated, or NULL */
-	size_t nr_sbatch_args;
+	struct slurm_run_opts sr;
 };
 
 struct candidate {
@@ -172,35 +162,7 @@ static void usage(void)
 	       "platform, each writing DIR/shard-K.db; rerun the same command to resubmit the\n"
 	       "shards that failed or were cancelled, and, once all are done, to merge them into\n"
 	       "--store and print the run.\n"
-	       "  --backend B       local (default) or slurm\n"
-	       "  --run-dir DIR     the run's directory on the shared filesystem (required)\n"
-	       "  --shards N        shards per platform (default: one per task)\n"
-	       "  --partition [P=]Q partition Q for platform P's shards (repeatable; without P:\n"
-	       "                    every platform's); the platforms named are the run's\n"
-	       "  --gres [P=]G      GRES per shard (e.g. gpu:1); --constraint [P=]C likewise\n"
-	       "  --time T          time limit per shard (minutes, or Slurm's formats)\n"
-	       "  --mem M           memory per shard (MB, or Slurm's formats)\n"
-	       "  --account A, --qos Q, --cpus-per-task N  passed to sbatch (N also sets -j)\n"
-	       "  --sbatch-arg ARG  any other sbatch option, verbatim (repeatable)\n");
-}
-
-/* PLATFORM=VALUE (or VALUE: every platform) appended to *v. */
-static int add_part(struct slurm_part **v, size_t *n, const char *opt, char *arg)
-{
-	char *eq = strchr(arg, '=');
-
-	if (!*arg || (eq && (eq == arg || !eq[1])))
-		return kgb_usage_error("eval", "--%s: expected [PLATFORM=]VALUE, got '%s'", opt,
-				       arg);
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	if (eq) {
-		*eq = '\0'; /* argv's own storage: the platform and the value in place */
-		(*v)[*n] = (struct slurm_part){arg, eq + 1};
-	} else {
-		(*v)[*n] = (struct slurm_part){NULL, arg};
-	}
-	(*n)++;
-	return 0;
+	       "%s", slurm_run_usage);
 }
 
 static int parse_args(int argc, char **argv, struct eval_opts *o)
@@ -224,19 +186,6 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		OPT_TIMING,
 		OPT_CACHE_ROOT,
 		OPT_SPLIT,
-		OPT_BACKEND,
-		OPT_RUN_DIR,
-		OPT_SHARDS,
-		OPT_SHARD,
-		OPT_PARTITION,
-		OPT_GRES,
-		OPT_CONSTRAINT,
-		OPT_TIME,
-		OPT_MEM,
-		OPT_ACCOUNT,
-		OPT_QOS,
-		OPT_CPUS_PER_TASK,
-		OPT_SBATCH_ARG,
 	};
 	static const struct option opts[] = {
 		{"solutions", required_argument, NULL, OPT_SOLUTIONS},
@@ -258,24 +207,11 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		{"timing", required_argument, NULL, OPT_TIMING},
 		{"cache-root", required_argument, NULL, OPT_CACHE_ROOT},
 		{"split", required_argument, NULL, OPT_SPLIT},
-		{"backend", required_argument, NULL, OPT_BACKEND},
-		{"run-dir", required_argument, NULL, OPT_RUN_DIR},
-		{"shards", required_argument, NULL, OPT_SHARDS},
-		{"shard", required_argument, NULL, OPT_SHARD},
-		{"partition", required_argument, NULL, OPT_PARTITION},
-		{"gres", required_argument, NULL, OPT_GRES},
-		{"constraint", required_argument, NULL, OPT_CONSTRAINT},
-		{"time", required_argument, NULL, OPT_TIME},
-		{"mem", required_argument, NULL, OPT_MEM},
-		{"account", required_argument, NULL, OPT_ACCOUNT},
-		{"qos", required_argument, NULL, OPT_QOS},
-		{"cpus-per-task", required_argument, NULL, OPT_CPUS_PER_TASK},
-		{"sbatch-arg", required_argument, NULL, OPT_SBATCH_ARG},
+		SLURM_RUN_LONG_OPTIONS,
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
 	int c, r;
-	bool slurm_opt = false;
 	long l;
 
 	o->timeout_s = 300;
@@ -366,88 +302,20 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 						       "cuda_graph, got '%s'", optarg);
 			o->timing = strcmp(optarg, "events") ? optarg : NULL;
 			break;
-		case OPT_BACKEND:
-			if (strcmp(optarg, "local") && strcmp(optarg, "slurm"))
-				return kgb_usage_error("eval", "--backend: expected local or slurm, got "
-						       "'%s'", optarg);
-			o->slurm = !strcmp(optarg, "slurm");
-			break;
-		case OPT_RUN_DIR:
-			o->run_dir = optarg;
-			break;
-		case OPT_SHARDS:
-			if (parse_int_range(optarg, 1, 100000, &l) < 0)
-				return kgb_usage_error("eval", "--shards: expected 1..100000, got '%s'",
-						       optarg);
-			o->shards = (size_t)l;
-			slurm_opt = true;
-			break;
-		case OPT_SHARD:
-			if (parse_int_range(optarg, 0, 4000000, &l) < 0)
-				return kgb_usage_error("eval", "--shard: expected a shard index, got "
-						       "'%s'", optarg);
-			o->shard = l;
-			break;
-		case OPT_PARTITION:
-		case OPT_GRES:
-		case OPT_CONSTRAINT:
-			r = c == OPT_PARTITION ? add_part(&o->partitions, &o->nr_partitions,
-							  "partition", optarg)
-			    : c == OPT_GRES    ? add_part(&o->gres, &o->nr_gres, "gres", optarg)
-					       : add_part(&o->constraints, &o->nr_constraints,
-							  "constraint", optarg);
-			if (r)
-				return r;
-			slurm_opt = true;
-			break;
-		case OPT_TIME:
-		case OPT_MEM:
-		case OPT_ACCOUNT:
-		case OPT_QOS:
-			if (!*optarg)
-				return kgb_usage_error("eval", "an empty Slurm option value");
-			*(c == OPT_TIME ? &o->time
-			  : c == OPT_MEM ? &o->mem
-			  : c == OPT_ACCOUNT ? &o->account
-					     : &o->qos) = optarg;
-			slurm_opt = true;
-			break;
-		case OPT_CPUS_PER_TASK:
-			if (parse_int_range(optarg, 1, 4096, &l) < 0)
-				return kgb_usage_error("eval", "--cpus-per-task: expected 1..4096, got "
-						       "'%s'", optarg);
-			o->cpus_per_task = (unsigned)l;
-			slurm_opt = true;
-			break;
-		case OPT_SBATCH_ARG:
-			o->sbatch_args = xrealloc(o->sbatch_args,
-						  (o->nr_sbatch_args + 2) * sizeof(*o->sbatch_args));
-			o->sbatch_args[o->nr_sbatch_args++] = optarg;
-			o->sbatch_args[o->nr_sbatch_args] = NULL;
-			slurm_opt = true;
-			break;
 		case 'h':
 			usage();
 			return -1;
 		default:
-			return kgb_usage_error("eval", "unknown option");
+			r = slurm_run_parse_opt(&o->sr, "eval", c, optarg);
+			if (r == -ENOENT)
+				return kgb_usage_error("eval", "unknown option");
+			if (r)
+				return r;
 		}
 	}
 	if (optind < argc)
 		return kgb_usage_error("eval", "unexpected argument '%s'", argv[optind]);
-	if (slurm_opt && !o->slurm)
-		return kgb_usage_error("eval", "Slurm options need --backend slurm");
-	if ((o->slurm || o->shard >= 0) && !o->run_dir)
-		return kgb_usage_error("eval", "%s needs --run-dir DIR",
-				       o->slurm ? "--backend slurm" : "--shard");
-	if (o->run_dir && !o->slurm && o->shard < 0)
-		return kgb_usage_error("eval", "--run-dir needs --backend slurm (or --shard)");
-	if (o->slurm && o->shard >= 0)
-		return kgb_usage_error("eval", "--shard is the shards' own call; not with --backend");
-	if (o->slurm && o->force)
-		return kgb_usage_error("eval", "--force with --backend slurm: use a new --run-dir "
-				       "(its shards start from empty stores)");
-	return 0;
+	return slurm_run_check_opts(&o->sr, "eval", o->force);
 }
 
 /*
@@ -1051,27 +919,6 @@ static char *command_line(int argc, char **argv)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* Appends a copy of the string to a NULL-terminated vector. */
-static void strv_push(char ***v, size_t *n, const char *s)
-{
-	*v = xrealloc(*v, (*n + 2) * sizeof(**v));
-	(*v)[(*n)++] = xstrdup(s);
-	(*v)[*n] = NULL;
-}
-
-static void strv_pushf(char ***v, size_t *n, const char *fmt, ...) KGB_PRINTF(3, 4);
-static void strv_pushf(char ***v, size_t *n, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	strv_push(v, n, sb.buf);
-	strbuf_release(&sb);
-}
-
 /*
  * The options every shard's `kgb eval` gets (the plan's eval_args): those that change what is
  * evaluated or how, with paths made absolute (the shards run elsewhere). The platform, the
@@ -1085,78 +932,53 @@ static char **shard_eval_args(const struct eval_opts *o)
 	if (o->solutions) {
 		char *abs = path_abs(o->solutions);
 
-		strv_pushf(&v, &n, "--solutions=%s", abs ? abs : o->solutions);
+		slurm_run_strv_pushf(&v, &n, "--solutions=%s", abs ? abs : o->solutions);
 		free(abs);
 	}
 	if (o->source)
-		strv_pushf(&v, &n, "--source=%s", o->source);
-	strv_pushf(&v, &n, "--seed=%llu", o->seed);
+		slurm_run_strv_pushf(&v, &n, "--source=%s", o->source);
+	slurm_run_strv_pushf(&v, &n, "--seed=%llu", o->seed);
 	if (o->heldout)
-		strv_push(&v, &n, "--heldout");
-	strv_pushf(&v, &n, "--timeout=%g", o->timeout_s);
+		slurm_run_strv_push(&v, &n, "--heldout");
+	slurm_run_strv_pushf(&v, &n, "--timeout=%g", o->timeout_s);
 	if (o->slots)
-		strv_pushf(&v, &n, "--jobs=%u", o->slots);
-	else if (o->cpus_per_task)
-		strv_pushf(&v, &n, "--jobs=%u", o->cpus_per_task);
+		slurm_run_strv_pushf(&v, &n, "--jobs=%u", o->slots);
+	else if (o->sr.cpus_per_task)
+		slurm_run_strv_pushf(&v, &n, "--jobs=%u", o->sr.cpus_per_task);
 	if (o->timing)
-		strv_pushf(&v, &n, "--timing=%s", o->timing);
+		slurm_run_strv_pushf(&v, &n, "--timing=%s", o->timing);
 	if (o->cache_root)
-		strv_pushf(&v, &n, "--cache-root=%s", o->cache_root);
+		slurm_run_strv_pushf(&v, &n, "--cache-root=%s", o->cache_root);
 	if (o->split)
-		strv_pushf(&v, &n, "--split=%u", o->split);
+		slurm_run_strv_pushf(&v, &n, "--split=%u", o->split);
 	if (o->standby >= 0)
-		strv_pushf(&v, &n, "--standby=%d", o->standby);
+		slurm_run_strv_pushf(&v, &n, "--standby=%d", o->standby);
 	if (o->python)
-		strv_pushf(&v, &n, "--python=%s", o->python);
-	strv_pushf(&v, &n, "--sandbox=%s", sandbox_mode_to_string(o->sandbox));
+		slurm_run_strv_pushf(&v, &n, "--python=%s", o->python);
+	slurm_run_strv_pushf(&v, &n, "--sandbox=%s", sandbox_mode_to_string(o->sandbox));
 	if (o->memory_mib)
-		strv_pushf(&v, &n, "--memory-limit=%llu", o->memory_mib);
+		slurm_run_strv_pushf(&v, &n, "--memory-limit=%llu", o->memory_mib);
 	return v;
 }
 
 /*
  * `kgb eval --run-dir DIR --shard K` (the batch script's call): the plan's options for shard K
  * parsed into *o, as if typed, with its platform, its tasks and DIR/shard-K.db as the store.
- * *ret_plan and *ret_argv (owned) hold the strings *o points into; *ret_tasks_dir is the
- * plan's catalog. A KGB_EXIT_* code.
+ * *ret_plan and *ret_argv (owned) hold the strings *o points into. A KGB_EXIT_* code.
  */
 static int shard_setup(struct eval_opts *o, struct slurm_plan *ret_plan, char ***ret_argv)
 {
-	struct strbuf err = STRBUF_INIT;
-	const struct slurm_shard *sh;
 	const char *cpus = getenv("SLURM_CPUS_PER_TASK");
-	char **v = xcalloc(1, sizeof(*v)), *store;
+	struct slurm_run_opts sr = o->sr;
 	size_t n = 0;
-	long k = o->shard, l;
+	long l;
 	int r;
 
-	r = slurm_plan_load(o->run_dir, ret_plan, &err);
-	if (r < 0) {
-		fprintf(stderr, "kgb eval: %s\n", err.buf);
-		strbuf_release(&err);
-		free(v);
-		return KGB_EXIT_DATA;
-	}
-	strbuf_release(&err);
-	if ((size_t)k >= ret_plan->nr_shards) {
-		fprintf(stderr, "kgb eval: --shard %ld: the plan in '%s' has %zu shards\n", k,
-			o->run_dir, ret_plan->nr_shards);
-		free(v);
-		return KGB_EXIT_USAGE;
-	}
-	sh = &ret_plan->shards[k];
-	strv_push(&v, &n, "eval");
-	for (char **a = ret_plan->eval_args; *a; a++)
-		strv_push(&v, &n, *a);
-	strv_pushf(&v, &n, "--platform=%s", sh->platform);
-	store = slurm_shard_store(o->run_dir, (size_t)k);
-	strv_pushf(&v, &n, "--store=%s", store);
-	free(store);
-	for (char **t = sh->tasks; *t; t++)
-		strv_pushf(&v, &n, "--task=%s", *t);
-	*ret_argv = v;
+	r = slurm_run_shard_argv(&sr, "eval", ret_plan, ret_argv, &n);
+	if (r != KGB_EXIT_OK)
+		return r;
 	optind = 0;
-	r = parse_args((int)n, v, o);
+	r = parse_args((int)n, *ret_argv, o);
 	if (r)
 		return r < 0 ? KGB_EXIT_USAGE : r;
 	/* Without -j, as many checking slots as Slurm gave the shard CPUs (no binding here). */
@@ -1165,279 +987,85 @@ static int shard_setup(struct eval_opts *o, struct slurm_plan *ret_plan, char **
 	return KGB_EXIT_OK;
 }
 
-/* The platforms a Slurm run covers: those its --partition/--gres/--constraint name, and
- * --platform; in that order, each once. NULL-terminated, borrowed strings. */
-static const char **slurm_platforms(const struct eval_opts *o, size_t *ret_nr)
+/* A platform's shards of a Slurm run (slurm_run_driver.plan_platform): its tasks with candidates. */
+static int plan_platform(void *data, const struct catalog *cat, const struct profile *prof,
+			 const char *platform, struct slurm_plan *plan)
 {
-	const struct slurm_part *lists[] = {o->partitions, o->gres, o->constraints};
-	size_t counts[] = {o->nr_partitions, o->nr_gres, o->nr_constraints};
-	const char **v = xcalloc(o->nr_partitions + o->nr_gres + o->nr_constraints + 2, sizeof(*v));
-	size_t n = 0;
-
-	if (o->platform)
-		v[n++] = o->platform;
-	for (size_t l = 0; l < ARRAY_SIZE(lists); l++)
-		for (size_t i = 0; i < counts[l]; i++)
-			if (lists[l][i].platform &&
-			    !strv_contains((const char *const *)v, lists[l][i].platform))
-				v[n++] = lists[l][i].platform;
-	*ret_nr = n;
-	return v;
-}
-
-/* The plan of a Slurm run: per platform, its tasks with candidates dealt into shards. */
-static int slurm_build_plan(struct eval_opts *o, struct kgb_ctx *kctx, const struct catalog *cat,
-			    const struct profile_set *profiles, const char **platforms,
-			    size_t nr_platforms, struct slurm_plan *plan)
-{
+	struct eval_opts *o = data;
 	struct strbuf err = STRBUF_INIT;
-	int ret = KGB_EXIT_OK;
+	struct candidate *cands = NULL;
+	size_t nr = 0, skipped = 0, ntasks = 0;
+	const struct task **tasks;
+	size_t *counts;
+	int r;
 
-	plan->tasks_dir = path_abs(kctx->tasks_dir);
-	if (!plan->tasks_dir)
-		plan->tasks_dir = xstrdup(kctx->tasks_dir);
-	plan->eval_args = shard_eval_args(o);
-	for (size_t p = 0; p < nr_platforms; p++) {
-		struct candidate *cands = NULL;
-		size_t nr = 0, skipped = 0, ntasks = 0, nshards, first = plan->nr_shards;
-		const struct task **tasks;
-		size_t *counts;
-		int r;
-
-		if (!(o->profile = kgb_platform_arg(profiles, "eval", platforms[p], &ret)))
-			break;
-		if (!profile_runnable(o->profile)) {
-			fprintf(stderr, "kgb eval: platform '%s' has no worker runtime in kgb yet\n",
-				o->profile->name);
-			ret = KGB_EXIT_ENV;
-			break;
-		}
-		r = collect_candidates(o, cat, o->profile->runtime, &cands, &nr, &skipped, &err);
-		if (r < 0) {
-			fprintf(stderr, "kgb eval: %s\n", err.buf);
-			ret = r == -ENOENT ? KGB_EXIT_USAGE : KGB_EXIT_DATA;
-			break;
-		}
-		/* Candidates come task by task in catalog order: the task list and its counts. */
-		tasks = xcalloc(nr + 1, sizeof(*tasks));
-		counts = xcalloc(nr + 1, sizeof(*counts));
-		for (size_t i = 0; i < nr; i++) {
-			if (!ntasks || tasks[ntasks - 1] != cands[i].task)
-				tasks[ntasks++] = cands[i].task;
-			counts[ntasks - 1]++;
-			free(cands[i].path);
-			free(cands[i].sample);
-		}
-		free(cands);
-		if (!ntasks)
-			fprintf(stderr, "kgb eval: platform '%s': no candidate to evaluate, "
-				"skipping\n", platforms[p]);
-		nshards = ntasks ? shard_count(ntasks, o->shards) : 0;
-		for (size_t k = 0; k < nshards; k++)
-			(void)slurm_plan_add_shard(plan, platforms[p]);
-		for (size_t i = 0; i < ntasks; i++) {
-			struct slurm_shard *sh = &plan->shards[first + shard_of(i, nshards)];
-			struct strbuf id = STRBUF_INIT;
-
-			strbuf_addf(&id, "%s/%s", tasks[i]->source, tasks[i]->op);
-			slurm_shard_add_task(sh, id.buf);
-			sh->candidates += counts[i];
-			strbuf_release(&id);
-		}
-		free(tasks);
-		free(counts);
-	}
+	o->profile = prof; /* its sources filter the tasks */
+	r = collect_candidates(o, cat, prof->runtime, &cands, &nr, &skipped, &err);
 	o->profile = NULL;
-	if (ret == KGB_EXIT_OK && !plan->nr_shards) {
-		fprintf(stderr, "kgb eval: nothing to evaluate\n");
-		ret = KGB_EXIT_DATA;
+	if (r < 0) {
+		fprintf(stderr, "kgb eval: %s\n", err.buf);
+		strbuf_release(&err);
+		return r == -ENOENT ? KGB_EXIT_USAGE : KGB_EXIT_DATA;
 	}
 	strbuf_release(&err);
-	return ret;
+	/* Candidates come task by task in catalog order: the task list and its counts. */
+	tasks = xcalloc(nr + 1, sizeof(*tasks));
+	counts = xcalloc(nr + 1, sizeof(*counts));
+	for (size_t i = 0; i < nr; i++) {
+		if (!ntasks || tasks[ntasks - 1] != cands[i].task)
+			tasks[ntasks++] = cands[i].task;
+		counts[ntasks - 1]++;
+		free(cands[i].path);
+		free(cands[i].sample);
+	}
+	free(cands);
+	if (!ntasks)
+		fprintf(stderr, "kgb eval: platform '%s': no candidate to evaluate, skipping\n",
+			platform);
+	slurm_run_deal(&o->sr, plan, platform, tasks, counts, ntasks);
+	free(tasks);
+	free(counts);
+	return KGB_EXIT_OK;
 }
 
-/* Folds every shard store of a finished run into the store and prints its run(s). */
-static int slurm_merge_report(const struct eval_opts *o, const struct slurm_plan *plan,
-			      const char *run_dir)
+/* Prints the run(s) the shards were merged into (slurm_run_driver.report). */
+static int slurm_report(void *data, const struct catalog *cat, struct store *store,
+			const char *store_path, const char *label, struct strbuf *err)
 {
-	struct strbuf err = STRBUF_INIT, label = STRBUF_INIT;
-	struct store_merge_stats ms = {0};
-	struct store *store = NULL;
+	const struct eval_opts *o = data;
 	long long *ids = NULL;
 	char **plats = NULL;
 	size_t nr = 0, failed = 0, total_failed = 0;
-	int r, ret = KGB_EXIT_OK;
+	int r;
 
-	strbuf_addf(&label, "slurm:%s", run_dir);
-	r = store_open(o->store_path, &store, &err);
-	for (size_t k = 0; r == 0 && k < plan->nr_shards; k++) {
-		char *path = slurm_shard_store(run_dir, k);
-
-		r = store_merge(store, path, label.buf, &ms, &err);
-		free(path);
-	}
-	if (r == 0)
-		r = store_merge_runs(store, label.buf, &ids, &plats, &nr, &err);
+	(void)cat;
+	r = store_merge_runs(store, label, &ids, &plats, &nr, err);
 	for (size_t i = 0; r == 0 && i < nr; i++) {
-		r = report_from_store(stdout, store, ids[i], plats[i], o->store_path, 0, NULL, o->json,
-				      &failed, &err);
+		r = report_from_store(stdout, store, ids[i], plats[i], store_path, 0, NULL, o->json,
+				      &failed, err);
 		total_failed += failed;
-	}
-	if (r < 0) {
-		fprintf(stderr, "kgb eval: %s\n", err.buf);
-		ret = r == -EBUSY ? KGB_EXIT_ENV : KGB_EXIT_DATA;
-	} else {
-		fprintf(stderr,
-			"kgb eval: %zu shards merged into '%s': %lld results added, %lld known\n",
-			plan->nr_shards, o->store_path, ms.evaluations_added, ms.evaluations_known);
-		if (ms.conflicts)
-			fprintf(stderr, "kgb eval: %lld results stored before with another verdict "
-				"kept as they were (kgb merge)\n", ms.conflicts);
-		if (o->exit_status && total_failed)
-			ret = KGB_EXIT_NO;
 	}
 	free(ids);
 	strv_free(plats);
-	store_free(store);
-	strbuf_release(&label);
-	strbuf_release(&err);
-	return ret;
+	if (r < 0)
+		return r;
+	return o->exit_status && total_failed ? KGB_EXIT_NO : KGB_EXIT_OK;
 }
 
-/*
- * `kgb eval --backend slurm`: plan the shards (or check the run directory's plan), find which
- * are done, queued or need (re)submitting, submit those as one array job per platform; once
- * every shard is done, merge and print the run. Never evaluates anything itself.
- */
+/* `kgb eval --backend slurm` (slurm_run.h): submits; never evaluates anything itself. */
 static int eval_submit(struct eval_opts *o, struct kgb_ctx *kctx)
 {
-	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT;
-	struct profile_set profiles = {0};
-	struct slurm_plan plan = {0};
-	struct slurm_shard_status *st = NULL;
-	struct catalog *cat = NULL;
-	const char **platforms = NULL;
-	char *run_dir = NULL, *self = NULL;
-	size_t nr_platforms = 0, ndone = 0;
-	bool fresh = false; /* the plan is new: first submission */
-	int ret = KGB_EXIT_OK, r;
+	struct slurm_run_driver d = {.cmd = "eval", .platform = o->platform,
+				     .store_path = o->store_path, .json = o->json,
+				     .verbose = kctx->verbose, .plan_platform = plan_platform,
+				     .report = slurm_report, .data = o};
 
-	platforms = slurm_platforms(o, &nr_platforms);
-	if (!nr_platforms) {
-		ret = kgb_usage_error("eval", "--backend slurm: name the platform (--platform P, or "
-				      "--partition P=PARTITION per platform); this host need not be a "
-				      "compute node");
-		goto out;
-	}
-	cat = kgb_load_catalog(kctx, &ret);
-	if (!cat)
-		goto out;
-	if ((ret = kgb_load_profiles(kctx, "eval", &profiles)) != KGB_EXIT_OK)
-		goto out;
-	if ((ret = slurm_build_plan(o, kctx, cat, &profiles, platforms, nr_platforms, &plan)) !=
-	    KGB_EXIT_OK)
-		goto out;
-	r = mkdir_p(o->run_dir, 0755);
-	run_dir = r == 0 ? path_abs(o->run_dir) : NULL;
-	if (!run_dir) {
-		fprintf(stderr, "kgb eval: cannot create the run directory '%s': %s\n", o->run_dir,
-			strerror(r < 0 ? -r : errno));
-		ret = KGB_EXIT_ENV;
-		goto out;
-	}
-	r = slurm_plan_reconcile(&plan, run_dir, &fresh, &err);
-	if (r < 0) {
-		fprintf(stderr, "kgb eval: %s\n", err.buf);
-		ret = r == -EEXIST ? KGB_EXIT_USAGE : KGB_EXIT_ENV;
-		goto out;
-	}
-	if (fresh && kctx->verbose > 0)
-		fprintf(stderr, "kgb eval: %zu shards planned in '%s/plan.json'\n", plan.nr_shards,
-			run_dir);
-	st = xcalloc(plan.nr_shards, sizeof(*st));
-	r = slurm_run_status(&plan, run_dir, st, &err);
-	for (size_t k = 0; k < plan.nr_shards; k++)
-		ndone += st[k].state == SLURM_SHARD_DONE;
-	/* Slurm unreachable: only a run whose stores are all done can go on (to its merge). */
-	if (r < 0 && !(r == -EAGAIN && ndone == plan.nr_shards)) {
-		fprintf(stderr, "kgb eval: %s%s\n", err.buf,
-			r == -EAGAIN ? "; submitting nothing (run this command again later)" : "");
-		ret = r == -EAGAIN ? KGB_EXIT_ENV : KGB_EXIT_DATA;
-		goto out;
-	}
-	ndone = 0;
-	self = path_abs("/proc/self/exe");
-	{
-		const char *base = strrchr(run_dir, '/');
-
-		strbuf_addf(&name, "kgb-%s", base && base[1] ? base + 1 : "run");
-	}
-	for (size_t p = 0; p < nr_platforms; p++) {
-		struct slurm_submit_opts so = {
-			.partitions = o->partitions, .nr_partitions = o->nr_partitions,
-			.gres = o->gres, .nr_gres = o->nr_gres, .constraints = o->constraints,
-			.nr_constraints = o->nr_constraints, .time = o->time, .mem = o->mem,
-			.account = o->account, .qos = o->qos, .cpus_per_task = o->cpus_per_task,
-			.extra = o->sbatch_args, .kgb = self, .job_name = name.buf,
-		};
-		size_t *idx = xcalloc(plan.nr_shards + 1, sizeof(*idx)), n = 0;
-		long long job = 0;
-
-		for (size_t k = 0; k < plan.nr_shards; k++)
-			if (!strcmp(plan.shards[k].platform, platforms[p]) &&
-			    slurm_shard_needs_submit(st[k].state))
-				idx[n++] = k;
-		if (n) {
-			struct strbuf ranges = STRBUF_INIT;
-
-			shard_format_ranges(&ranges, idx, n);
-			strbuf_reset(&err);
-			r = slurm_submit(&so, run_dir, platforms[p], idx, n, &job, &err);
-			if (r < 0) {
-				fprintf(stderr, "kgb eval: submitting shards %s: %s\n", ranges.buf,
-					err.buf);
-				ret = KGB_EXIT_ENV;
-			} else {
-				fprintf(stderr, "kgb eval: submitted %zu shard%s (%s) of platform '%s' "
-					"as Slurm job %lld\n", n, n == 1 ? "" : "s", ranges.buf,
-					platforms[p], job);
-				for (size_t i = 0; i < n; i++) {
-					st[idx[i]].state = SLURM_SHARD_PENDING;
-					st[idx[i]].job_id = job;
-					st[idx[i]].task_id = (long long)idx[i];
-				}
-			}
-			strbuf_release(&ranges);
-		}
-		free(idx);
-	}
-	for (size_t k = 0; k < plan.nr_shards; k++)
-		ndone += st[k].state == SLURM_SHARD_DONE;
-	if (ret == KGB_EXIT_OK && ndone == plan.nr_shards) {
-		ret = slurm_merge_report(o, &plan, run_dir);
-		goto out;
-	}
-	slurm_status_write(stdout, &plan, st, o->json);
-	if (ret == KGB_EXIT_OK)
-		fprintf(stderr, "kgb eval: %zu of %zu shards done; 'kgb status %s' follows them; "
-			"run this command again to %s\n", ndone, plan.nr_shards, run_dir,
-			"resubmit failed or cancelled shards, and to merge once all are done");
-out:
-	free(st);
-	free(self);
-	free(run_dir);
-	free(platforms);
-	slurm_plan_release(&plan);
-	profile_set_release(&profiles);
-	catalog_free(cat);
-	strbuf_release(&name);
-	strbuf_release(&err);
-	return ret;
+	return slurm_run_submit(&o->sr, &d, kctx, shard_eval_args(o));
 }
 
 int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 {
-	struct eval_opts o = {.shard = -1};
+	struct eval_opts o = {.sr = {.shard = -1}};
 	struct slurm_plan shard_plan = {0};
 	char **shard_argv = NULL;
 	struct kgb_ctx shard_ctx;
@@ -1467,17 +1095,14 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	bool two_phase;
 
 	r = parse_args(argc, argv, &o);
-	if (r != 0 || o.slurm) {
+	if (r != 0 || o.sr.slurm) {
 		if (r == 0)
 			r = eval_submit(&o, kctx);
 		free(o.tasks);
-		free(o.partitions);
-		free(o.gres);
-		free(o.constraints);
-		free(o.sbatch_args);
+		slurm_run_opts_release(&o.sr);
 		return r < 0 ? KGB_EXIT_OK : r;
 	}
-	if (o.shard >= 0) {
+	if (o.sr.shard >= 0) {
 		ret = shard_setup(&o, &shard_plan, &shard_argv);
 		if (ret != KGB_EXIT_OK)
 			goto out;
@@ -1575,7 +1200,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	}
 	r = store_open(o.store_path, &store, &err);
 	/* A shard's store is read from other hosts while it runs: no WAL (docs/cluster.md). */
-	if (r == 0 && o.shard >= 0)
+	if (r == 0 && o.sr.shard >= 0)
 		r = store_use_rollback_journal(store, &err);
 	if (r < 0) {
 		fprintf(stderr, "kgb eval: %s\n", err.buf);
@@ -1874,10 +1499,7 @@ out:
 	free(heldout_harness);
 	free(cmdline);
 	free(o.tasks);
-	free(o.partitions);
-	free(o.gres);
-	free(o.constraints);
-	free(o.sbatch_args);
+	slurm_run_opts_release(&o.sr);
 	strv_free(shard_argv);
 	slurm_plan_release(&shard_plan);
 	strbuf_release(&err);

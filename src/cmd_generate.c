@@ -20,6 +20,7 @@
 #include "platform.h"
 #include "profile.h"
 #include "sandbox.h"
+#include "slurm_run.h"
 #include "stats.h"
 #include "store.h"
 #include "util/fs.h"
@@ -38,6 +39,9 @@ struct generate_args {
 	unsigned ks[GEN_MAX_K];
 	size_t nr_ks;
 	bool json;
+	/* --backend slurm (docs/cluster.md): the tasks as shards of a Slurm array job. */
+	struct slurm_run_opts sr;
+	bool shard_args; /* parsing the plan's options of a shard (the second parse) */
 };
 
 static void usage(void)
@@ -87,7 +91,15 @@ static void usage(void)
 	       "  --platform P      cuda or interpreter (default: detected)\n"
 	       "  --store PATH      results store (default $KGB_STORE or ./kgb-results.db)\n"
 	       "  --seed N          case seed of the evaluations (default 0)\n"
-	       "  --json            kgb.generate.v1 per task, then kgb.generate.summary.v1\n");
+	       "  --json            kgb.generate.v1 per task, then kgb.generate.summary.v1\n"
+	       "\n"
+	       "On a Slurm cluster (docs/cluster.md): the tasks as shards of one array job per\n"
+	       "platform, each generating (same model and options; budgets apply per shard) into\n"
+	       "DIR/shard-K.db and DIR/out-K; rerun the same command to resubmit the shards that\n"
+	       "failed or were cancelled, and, once all are done, to merge them into --store and\n"
+	       "print the run. The shards read the API key from their environment (sbatch passes\n"
+	       "the submitting one on by default).\n"
+	       "%s", slurm_run_usage);
 }
 
 static int parse_ks(const char *s, struct generate_args *a)
@@ -149,13 +161,14 @@ static int parse_args(int argc, char **argv, struct generate_args *a)
 		{"store", required_argument, NULL, OPT_STORE},
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"json", no_argument, NULL, OPT_JSON},
+		SLURM_RUN_LONG_OPTIONS,
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
 	bool rounds_set = false;
 	long v;
 	double d;
-	int c;
+	int c, r;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -297,11 +310,23 @@ static int parse_args(int argc, char **argv, struct generate_args *a)
 			usage();
 			return -1;
 		default:
-			return kgb_usage_error("generate", "unknown option");
+			r = slurm_run_parse_opt(&a->sr, "generate", c, optarg);
+			if (r == -ENOENT)
+				return kgb_usage_error("generate", "unknown option");
+			if (r)
+				return r;
 		}
 	}
 	if (optind != argc)
 		return kgb_usage_error("generate", "unexpected argument '%s'", argv[optind]);
+	if ((r = slurm_run_check_opts(&a->sr, "generate", false)))
+		return r;
+	if (a->sr.slurm && a->g.out_dir)
+		return kgb_usage_error("generate", "--out with --backend slurm: shard K writes "
+				       "its candidates to DIR/out-K");
+	/* `kgb generate --run-dir DIR --shard K`: the options come with the plan (shard_setup). */
+	if (a->sr.shard >= 0 && !a->shard_args)
+		return 0;
 	if (!strcmp(a->track, "sample"))
 		a->g.track = GEN_SAMPLE;
 	else if (!strcmp(a->track, "agent"))
@@ -345,6 +370,33 @@ static bool selected(const struct generate_args *a, const struct catalog *cat,
 		if (catalog_find(cat, a->tasks[i]) == t)
 			return true;
 	return false;
+}
+
+/* Every --task names a task of the catalog: KGB_EXIT_OK, else KGB_EXIT_DATA (printed). */
+static int check_tasks(const struct generate_args *a, const struct catalog *cat)
+{
+	for (size_t i = 0; i < a->nr_tasks; i++) {
+		if (!catalog_find(cat, a->tasks[i])) {
+			fprintf(stderr, "kgb generate: --task '%s': no such task (see 'kgb list')\n",
+				a->tasks[i]);
+			return KGB_EXIT_DATA;
+		}
+	}
+	return KGB_EXIT_OK;
+}
+
+/* The selected tasks of the platform, in catalog order: a new array of *ret_nr (borrowed). */
+static const struct task **select_tasks(const struct generate_args *a, const struct catalog *cat,
+					const struct profile *prof, size_t *ret_nr)
+{
+	const struct task **sel = xcalloc(cat->nr_tasks + 1, sizeof(*sel));
+	size_t n = 0;
+
+	for (size_t i = 0; i < cat->nr_tasks; i++)
+		if (selected(a, cat, &cat->tasks[i], prof))
+			sel[n++] = &cat->tasks[i];
+	*ret_nr = n;
+	return sel;
 }
 
 static json_t *num_or_null(double v)
@@ -478,7 +530,7 @@ static void print_results(const struct generate_args *a, const struct gen_task_r
 		json_object_set_new(sum, "seconds_per_success", num_or_null((llm_s + eval_s) * per));
 		json_object_set_new(sum, "llm_s", json_real(llm_s));
 		json_object_set_new(sum, "eval_s", json_real(eval_s));
-		json_object_set_new(sum, "wall_s", json_real(wall_s));
+		json_object_set_new(sum, "wall_s", num_or_null(wall_s));
 	}
 	if (a->json) {
 		char *s = json_dumps(sum, JSON_COMPACT);
@@ -511,7 +563,9 @@ static void print_results(const struct generate_args *a, const struct gen_task_r
 		printf("time: %.1f s of model replies + %.1f s of evaluation", llm_s, eval_s);
 		if (solved)
 			printf("; %.1f s per solved task", (llm_s + eval_s) / solved);
-		printf(" (wall %.1f s)\n", wall_s);
+		if (isfinite(wall_s))
+			printf(" (wall %.1f s)", wall_s);
+		printf("\n");
 	}
 	json_decref(sum);
 	free(within);
@@ -540,6 +594,245 @@ static char *self_exe(void)
 	return xstrdup(buf);
 }
 
+/*
+ * The options every shard's `kgb generate` gets (the plan's eval_args): what is asked of whom
+ * and how, with paths made absolute (the shards run elsewhere); never the key (each shard
+ * reads it from its environment). The platform, the store, the tasks and --out are each
+ * shard's own.
+ */
+static char **shard_gen_args(const struct generate_args *a)
+{
+	const struct gen_opts *g = &a->g;
+	char **v = xcalloc(1, sizeof(*v));
+	struct strbuf ks = STRBUF_INIT;
+	size_t n = 0;
+
+	slurm_run_strv_pushf(&v, &n, "--track=%s", a->track);
+	if (g->track != GEN_EXTERNAL) {
+		slurm_run_strv_pushf(&v, &n, "--api=%s", a->api);
+		slurm_run_strv_pushf(&v, &n, "--base-url=%s", g->llm.base_url);
+		slurm_run_strv_pushf(&v, &n, "--model=%s", g->llm.model);
+	}
+	if (a->key_env)
+		slurm_run_strv_pushf(&v, &n, "--key-env=%s", a->key_env);
+	slurm_run_strv_pushf(&v, &n, "--samples=%u", g->samples);
+	slurm_run_strv_pushf(&v, &n, "--rounds=%u", g->rounds);
+	for (size_t i = 0; i < a->nr_ks; i++)
+		strbuf_addf(&ks, "%s%u", i ? "," : "", a->ks[i]);
+	if (ks.len)
+		slurm_run_strv_pushf(&v, &n, "--k=%s", ks.buf);
+	if (isfinite(g->llm.temperature))
+		slurm_run_strv_pushf(&v, &n, "--temperature=%.17g", g->llm.temperature);
+	slurm_run_strv_pushf(&v, &n, "--max-tokens=%ld", g->llm.max_tokens);
+	slurm_run_strv_pushf(&v, &n, "--concurrency=%u", g->llm.concurrency);
+	slurm_run_strv_pushf(&v, &n, "--request-timeout=%.17g", g->llm.timeout_s);
+	slurm_run_strv_pushf(&v, &n, "--retries=%u", g->llm.max_retries);
+	slurm_run_strv_pushf(&v, &n, "--backoff=%.17g", g->llm.backoff_s);
+	if (g->llm.stream)
+		slurm_run_strv_push(&v, &n, "--stream");
+	if (g->llm.budget_tokens > 0)
+		slurm_run_strv_pushf(&v, &n, "--budget-tokens=%lld", g->llm.budget_tokens);
+	if (g->llm.budget_usd > 0)
+		slurm_run_strv_pushf(&v, &n, "--budget-usd=%.17g", g->llm.budget_usd);
+	if (a->prices) {
+		char *abs = path_abs(a->prices);
+
+		slurm_run_strv_pushf(&v, &n, "--prices=%s", abs ? abs : a->prices);
+		free(abs);
+	}
+	if (g->task_time_s > 0)
+		slurm_run_strv_pushf(&v, &n, "--task-time=%.17g", g->task_time_s);
+	if (g->agent_cmd) {
+		slurm_run_strv_pushf(&v, &n, "--agent-cmd=%s", g->agent_cmd);
+		slurm_run_strv_pushf(&v, &n, "--agent-timeout=%.17g", g->agent_timeout_s);
+		slurm_run_strv_pushf(&v, &n, "--agent-sandbox=%s",
+				     sandbox_mode_to_string(g->agent_sandbox));
+	}
+	for (size_t i = 0; i < a->nr_agent_writable; i++)
+		slurm_run_strv_pushf(&v, &n, "--agent-writable=%s", a->agent_writable[i]);
+	if (a->source)
+		slurm_run_strv_pushf(&v, &n, "--source=%s", a->source);
+	slurm_run_strv_pushf(&v, &n, "--seed=%llu", g->seed);
+	strbuf_release(&ks);
+	return v;
+}
+
+/*
+ * `kgb generate --run-dir DIR --shard K` (the batch script's call): the plan's options for
+ * shard K parsed into *a, as if typed, with its platform, its tasks, DIR/shard-K.db as the
+ * store and DIR/out-K as --out. *ret_plan and *ret_argv (owned) hold the strings *a points
+ * into. A KGB_EXIT_* code.
+ */
+static int shard_setup(struct generate_args *a, struct slurm_plan *ret_plan, char ***ret_argv)
+{
+	struct slurm_run_opts sr = a->sr;
+	size_t n = 0;
+	int r;
+
+	r = slurm_run_shard_argv(&sr, "generate", ret_plan, ret_argv, &n);
+	if (r != KGB_EXIT_OK)
+		return r;
+	slurm_run_strv_pushf(ret_argv, &n, "--out=%s/out-%ld", sr.run_dir, sr.shard);
+	a->shard_args = true;
+	optind = 0;
+	r = parse_args((int)n, *ret_argv, a);
+	return r ? (r < 0 ? KGB_EXIT_USAGE : r) : KGB_EXIT_OK;
+}
+
+/*
+ * The scores of one task of a merged run, from its stored requests rows[from..to) (all of the
+ * task): what gen_run() counted as it went, counted again from the generations table.
+ */
+static void result_from_rows(const struct generate_args *a, const struct task *t, json_t *rows,
+			     size_t from, size_t to, struct gen_task_result *r)
+{
+	unsigned per_task = a->g.track == GEN_SAMPLE ? a->g.samples : 1;
+	unsigned *first = xcalloc(per_task, sizeof(*first));
+	bool final_seen = false, final_pass = false;
+
+	memset(r, 0, sizeof(*r));
+	r->task = t;
+	r->n = per_task;
+	r->rounds = a->g.track == GEN_EXTERNAL ? 0 : a->g.rounds;
+	r->solved_by_round = xcalloc(r->rounds + 1, sizeof(unsigned));
+	r->best_speedup = NAN;
+	r->cost_usd = NAN;
+	for (unsigned s = 0; s < per_task; s++)
+		first[s] = UINT_MAX;
+	for (size_t i = from; i < to; i++) {
+		json_t *row = json_array_get(rows, i);
+		const char *stage = json_string_value(json_object_get(row, "stage"));
+		const char *outcome = json_string_value(json_object_get(row, "outcome"));
+		json_int_t sample = json_integer_value(json_object_get(row, "sample"));
+		json_int_t round = json_integer_value(json_object_get(row, "round"));
+		json_t *sp = json_object_get(row, "speedup"), *cost = json_object_get(row, "cost_usd");
+		bool pass = outcome && !strcmp(outcome, "pass");
+
+		r->nr_attempts++;
+		r->prompt_tokens += json_integer_value(json_object_get(row, "prompt_tokens"));
+		r->completion_tokens += json_integer_value(json_object_get(row, "completion_tokens"));
+		r->cached_tokens += json_integer_value(json_object_get(row, "cached_tokens"));
+		if (json_is_number(cost))
+			r->cost_usd = (isfinite(r->cost_usd) ? r->cost_usd : 0) +
+				      json_number_value(cost);
+		if (json_is_number(json_object_get(row, "latency_ms")))
+			r->llm_s += json_number_value(json_object_get(row, "latency_ms")) / 1000;
+		if (json_is_number(json_object_get(row, "eval_ms")))
+			r->eval_s += json_number_value(json_object_get(row, "eval_ms")) / 1000;
+		if (stage && !strcmp(stage, "final")) {
+			final_seen = true;
+			final_pass = pass;
+			/* The external track's only verdict is its final one. */
+			if (pass && a->g.track == GEN_EXTERNAL) {
+				first[0] = 0;
+				r->best_speedup = json_is_number(sp) ? json_number_value(sp) : NAN;
+			}
+			continue;
+		}
+		if (!pass || sample < 0 || sample >= (json_int_t)per_task)
+			continue;
+		if (round >= 0 && (json_int_t)first[sample] > round)
+			first[sample] = (unsigned)round;
+		if (json_is_number(sp) &&
+		    (isnan(r->best_speedup) || json_number_value(sp) > r->best_speedup))
+			r->best_speedup = json_number_value(sp);
+	}
+	for (unsigned s = 0; s < per_task; s++) {
+		if (first[s] == UINT_MAX)
+			continue;
+		r->solved = true;
+		for (unsigned rr = first[s] < r->rounds ? first[s] : r->rounds; rr <= r->rounds; rr++)
+			r->solved_by_round[rr]++;
+	}
+	if (a->g.track != GEN_SAMPLE && (final_seen || a->g.track == GEN_AGENT))
+		r->final_verdict = final_pass ? "pass" : "fail";
+	/* Zeroed attempts: only their number counts (print_results); release frees nothing. */
+	r->attempts = xcalloc(r->nr_attempts + 1, sizeof(*r->attempts));
+	free(first);
+}
+
+/* Prints the generate run(s) the shards were merged into (slurm_run_driver.report). */
+static int merged_report(void *data, const struct catalog *cat, struct store *store,
+			 const char *store_path, const char *label, struct strbuf *err)
+{
+	const struct generate_args *a = data;
+	long long *ids = NULL;
+	char **plats = NULL;
+	size_t nr = 0;
+	int r;
+
+	r = store_merge_gen_runs(store, label, &ids, &plats, &nr, err);
+	for (size_t i = 0; r == 0 && i < nr; i++) {
+		struct gen_task_result *res;
+		json_t *rows = NULL;
+		size_t n = 0, from = 0, nrows;
+
+		if ((r = store_generations_get(store, ids[i], &rows, err)) < 0)
+			break;
+		nrows = json_array_size(rows);
+		res = xcalloc(nrows + 1, sizeof(*res));
+		/* Rows come task by task (source, then op): one result per run of rows. */
+		for (size_t k = 1; k <= nrows; k++) {
+			json_t *p = json_array_get(rows, from), *q = json_array_get(rows, k);
+			struct strbuf id = STRBUF_INIT;
+			const struct task *t;
+
+			if (k < nrows &&
+			    json_equal(json_object_get(p, "task"), json_object_get(q, "task")) &&
+			    json_equal(json_object_get(p, "source"), json_object_get(q, "source")))
+				continue;
+			strbuf_addf(&id, "%s/%s", json_string_value(json_object_get(p, "source")),
+				    json_string_value(json_object_get(p, "task")));
+			t = catalog_find(cat, id.buf);
+			strbuf_release(&id);
+			if (t)
+				result_from_rows(a, t, rows, from, k, &res[n++]);
+			from = k;
+		}
+		if (!a->json)
+			printf("run %lld (%s) in %s\n", ids[i], plats[i], store_path);
+		print_results(a, res, n, NAN);
+		for (size_t k = 0; k < n; k++)
+			gen_task_result_release(&res[k]);
+		free(res);
+		json_decref(rows);
+	}
+	free(ids);
+	strv_free(plats);
+	return r < 0 ? r : KGB_EXIT_OK;
+}
+
+/* A platform's shards of a Slurm run (slurm_run_driver.plan_platform): its selected tasks. */
+static int plan_platform(void *data, const struct catalog *cat, const struct profile *prof,
+			 const char *platform, struct slurm_plan *plan)
+{
+	const struct generate_args *a = data;
+	const struct task **sel;
+	size_t nsel = 0;
+	int ret = check_tasks(a, cat);
+
+	if (ret != KGB_EXIT_OK)
+		return ret;
+	sel = select_tasks(a, cat, prof, &nsel);
+	if (!nsel)
+		fprintf(stderr, "kgb generate: platform '%s': no task selected, skipping\n",
+			platform);
+	slurm_run_deal(&a->sr, plan, platform, sel, NULL, nsel);
+	free(sel);
+	return KGB_EXIT_OK;
+}
+
+/* `kgb generate --backend slurm` (slurm_run.h): submits; never asks a model anything itself. */
+static int generate_submit(struct generate_args *a, struct kgb_ctx *ctx)
+{
+	struct slurm_run_driver d = {.cmd = "generate", .platform = a->g.platform,
+				     .store_path = a->g.store_path, .json = a->json,
+				     .verbose = ctx->verbose, .plan_platform = plan_platform,
+				     .report = merged_report, .data = a};
+
+	return slurm_run_submit(&a->sr, &d, ctx, shard_gen_args(a));
+}
+
 int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 {
 	struct generate_args a = {
@@ -549,7 +842,11 @@ int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 			      .max_retries = 4, .backoff_s = 2, .concurrency = 4,
 			      .price = {NAN, NAN, NAN}},
 		      .samples = 1, .agent_timeout_s = 3600, .agent_sandbox = SANDBOX_AUTO},
+		.sr = {.shard = -1},
 	};
+	struct slurm_plan shard_plan = {0};
+	struct kgb_ctx shard_ctx;
+	char **shard_argv = NULL;
 	struct strbuf err = STRBUF_INIT, out_dir = STRBUF_INIT, env = STRBUF_INIT;
 	const struct task **sel = NULL;
 	struct gen_task_result *res = NULL;
@@ -565,12 +862,26 @@ int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 	int ret = KGB_EXIT_OK, r;
 
 	r = parse_args(argc, argv, &a);
-	if (r)
-		return r < 0 ? KGB_EXIT_OK : r;
-	if (!a.nr_ks) {
+	if (r == 0 && !a.nr_ks) { /* before a plan's options are taken: a shard gets them all */
 		a.ks[a.nr_ks++] = 1;
 		if (a.g.samples > 1)
 			a.ks[a.nr_ks++] = a.g.samples;
+	}
+	if (r == 0 && a.sr.shard >= 0) {
+		r = shard_setup(&a, &shard_plan, &shard_argv);
+		shard_ctx = *ctx;
+		shard_ctx.tasks_dir = shard_plan.tasks_dir;
+		ctx = &shard_ctx;
+	}
+	if (r || a.sr.slurm) {
+		if (r == 0)
+			r = generate_submit(&a, ctx);
+		free(a.tasks);
+		free(a.agent_writable);
+		slurm_run_opts_release(&a.sr);
+		strv_free(shard_argv);
+		slurm_plan_release(&shard_plan);
+		return r < 0 ? KGB_EXIT_OK : r;
 	}
 	key_env = a.key_env ? a.key_env
 			    : a.g.llm.api == LLM_API_OPENAI ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY";
@@ -621,18 +932,9 @@ int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 	}
 	a.g.platform = prof->name;
 	a.g.platform_prompt = prof->prompt;
-	for (size_t i = 0; i < a.nr_tasks; i++) {
-		if (!catalog_find(cat, a.tasks[i])) {
-			fprintf(stderr, "kgb generate: --task '%s': no such task (see 'kgb list')\n",
-				a.tasks[i]);
-			ret = KGB_EXIT_DATA;
-			goto out;
-		}
-	}
-	sel = xcalloc(cat->nr_tasks + 1, sizeof(*sel));
-	for (size_t i = 0; i < cat->nr_tasks; i++)
-		if (selected(&a, cat, &cat->tasks[i], prof))
-			sel[nsel++] = &cat->tasks[i];
+	if ((ret = check_tasks(&a, cat)) != KGB_EXIT_OK)
+		goto out;
+	sel = select_tasks(&a, cat, prof, &nsel);
 	if (!nsel) {
 		fprintf(stderr, "kgb generate: no task selected on platform '%s'\n", a.g.platform);
 		ret = KGB_EXIT_DATA;
@@ -691,6 +993,14 @@ int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 		fprintf(stderr, "kgb generate: %s\n", err.buf);
 		ret = KGB_EXIT_DATA;
 	}
+	/*
+	 * A shard's store is read from other hosts (kgb status, the merge): once its children are
+	 * done, from WAL to the rollback journal (docs/cluster.md).
+	 */
+	if (ret == KGB_EXIT_OK && a.sr.shard >= 0 && store_use_rollback_journal(st, &err) < 0) {
+		fprintf(stderr, "kgb generate: %s\n", err.buf);
+		ret = KGB_EXIT_ENV;
+	}
 	print_results(&a, res, nsel, monotonic_s() - t0);
 	for (size_t i = 0; i < nsel; i++)
 		gen_task_result_release(&res[i]);
@@ -705,6 +1015,9 @@ out:
 	free(store_abs);
 	free(a.tasks);
 	free(a.agent_writable);
+	slurm_run_opts_release(&a.sr);
+	strv_free(shard_argv);
+	slurm_plan_release(&shard_plan);
 	strbuf_release(&err);
 	strbuf_release(&out_dir);
 	strbuf_release(&env);

@@ -106,14 +106,15 @@ int cmd_merge(int argc, char **argv, struct kgb_ctx *ctx)
 		for (size_t i = 0; i < nr; i++)
 			json_array_append_new(runs, json_pack("{s:I, s:s}", "run", (json_int_t)ids[i],
 							      "platform", plats[i]));
-		rec = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "schema",
+		rec = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "schema",
 				"kgb.merge.v1", "store", argv[optind], "label", label.buf,
 				"shards", (json_int_t)(argc - optind - 1), "evaluations_added",
 				(json_int_t)ms.evaluations_added, "evaluations_known",
 				(json_int_t)ms.evaluations_known, "conflicts",
 				(json_int_t)ms.conflicts, "cases_added", (json_int_t)ms.cases_added,
 				"links_added", (json_int_t)ms.links_added, "ceilings_added",
-				(json_int_t)ms.ceilings_added, "runs", runs);
+				(json_int_t)ms.ceilings_added, "generations_added",
+				(json_int_t)ms.generations_added, "runs", runs);
 		line = json_dumps(rec, JSON_COMPACT);
 		printf("%s\n", line);
 		free(line);

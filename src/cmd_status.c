@@ -1,6 +1,6 @@
 /*
  * cmd_status.c - `kgb status DIR`: the progress of a run submitted with `kgb eval --backend
- * slurm --run-dir DIR`, from the shards' stores and squeue/sacct (slurm_run_status()); reads,
+ * slurm --run-dir DIR` (or `kgb generate`), from the shards' stores and squeue/sacct (slurm_run_status()); reads,
  * never submits or writes (docs/cluster.md).
  */
 #include <errno.h>
@@ -17,9 +17,10 @@ static void usage(void)
 	printf("usage: kgb status [--json] DIR\n"
 	       "\n"
 	       "Per shard of the Slurm run in DIR: its job, its state (done, pending, running,\n"
-	       "failed, cancelled, preempted, lost, new) and its candidates done of total.\n"
-	       "Rerunning the run's `kgb eval --backend slurm` command resubmits every shard that\n"
-	       "is not done, pending or running.\n"
+	       "failed, cancelled, preempted, lost, new) and its candidates (of a generation\n"
+	       "run: tasks) done of total. Rerunning the run's `kgb eval --backend slurm` (or\n"
+	       "`kgb generate`) command resubmits every shard that is not done, pending or\n"
+	       "running.\n"
 	       "\n"
 	       "  --json   kgb.slurm.shard.v1 per shard, then kgb.slurm.status.v1\n");
 }

@@ -31,8 +31,9 @@
  */
 static const char batch_script[] =
 	"#!/bin/sh\n"
-	"# Written by kgb (src/slurm.c): one array task runs one shard of the plan in $2.\n"
-	"exec \"$1\" eval --run-dir \"$2\" --shard \"$SLURM_ARRAY_TASK_ID\"\n";
+	"# Written by kgb (src/slurm.c): one array task runs one shard of the plan in $2, with\n"
+	"# the command $3 (eval, or generate).\n"
+	"exec \"$1\" \"${3:-eval}\" --run-dir \"$2\" --shard \"$SLURM_ARRAY_TASK_ID\"\n";
 
 static const struct {
 	const char *name;
@@ -398,6 +399,7 @@ fail_pipe:
 void slurm_plan_release(struct slurm_plan *p)
 {
 	free(p->tasks_dir);
+	free(p->command);
 	strv_free(p->eval_args);
 	for (size_t i = 0; i < p->nr_shards; i++) {
 		free(p->shards[i].platform);
@@ -444,8 +446,13 @@ json_t *slurm_plan_to_json(const struct slurm_plan *p)
 			shards, json_pack("{s:I, s:s, s:o, s:I}", "index", (json_int_t)i, "platform",
 					  p->shards[i].platform, "tasks", strv_json(p->shards[i].tasks),
 					  "candidates", (json_int_t)p->shards[i].candidates));
-	return json_pack("{s:s, s:s, s:o, s:o}", "schema", SLURM_PLAN_SCHEMA, "tasks_dir",
-			 p->tasks_dir, "eval_args", strv_json(p->eval_args), "shards", shards);
+	json_t *j = json_pack("{s:s, s:s, s:o, s:o}", "schema", SLURM_PLAN_SCHEMA, "tasks_dir",
+			      p->tasks_dir, "eval_args", strv_json(p->eval_args), "shards", shards);
+
+	/* Absent for eval: the plans of runs made before `generate` had shards stay equal. */
+	if (p->command && strcmp(p->command, "eval"))
+		json_object_set_new(j, "command", json_string(p->command));
+	return j;
 }
 
 /* A JSON array of strings as a NULL-terminated vector; NULL when it is not one. */
@@ -474,6 +481,7 @@ int slurm_plan_from_json(json_t *j, struct slurm_plan *ret, struct strbuf *err)
 	json_t *shards = json_object_get(j, "shards"), *s;
 	const char *schema = json_string_value(json_object_get(j, "schema"));
 	const char *tasks_dir = json_string_value(json_object_get(j, "tasks_dir"));
+	json_t *command = json_object_get(j, "command");
 	size_t i;
 
 	if (!schema || strcmp(schema, SLURM_PLAN_SCHEMA)) {
@@ -483,7 +491,13 @@ int slurm_plan_from_json(json_t *j, struct slurm_plan *ret, struct strbuf *err)
 	}
 	if (!tasks_dir || !json_is_array(shards) || !json_array_size(shards))
 		goto bad;
+	if (command && (!json_is_string(command) ||
+			(strcmp(json_string_value(command), "eval") &&
+			 strcmp(json_string_value(command), "generate"))))
+		goto bad;
 	p.tasks_dir = xstrdup(tasks_dir);
+	if (command && strcmp(json_string_value(command), "eval"))
+		p.command = xstrdup(json_string_value(command));
 	p.eval_args = json_strv(json_object_get(j, "eval_args"));
 	if (!p.eval_args)
 		goto bad;
@@ -508,8 +522,9 @@ int slurm_plan_from_json(json_t *j, struct slurm_plan *ret, struct strbuf *err)
 	*ret = p;
 	return 0;
 bad:
-	strbuf_addstr(err, "malformed plan: expected tasks_dir, eval_args and shards "
-			   "[{index, platform, tasks, candidates}]");
+	strbuf_addstr(err, "malformed plan: expected tasks_dir, eval_args, shards "
+			   "[{index, platform, tasks, candidates}] and an optional command (eval or "
+			   "generate)");
 	slurm_plan_release(&p);
 	return -EBADMSG;
 }
@@ -608,7 +623,10 @@ int slurm_plan_reconcile(const struct slurm_plan *p, const char *run_dir, bool *
 		if (!json_equal(have, want)) {
 			const char *what = "the shards' tasks or platforms";
 
-			if (!json_equal(json_object_get(have, "eval_args"),
+			if (!json_equal(json_object_get(have, "command"),
+					json_object_get(want, "command")))
+				what = "the commands (eval, generate)";
+			else if (!json_equal(json_object_get(have, "eval_args"),
 					json_object_get(want, "eval_args")))
 				what = "the evaluation options";
 			else if (!json_equal(json_object_get(have, "tasks_dir"),
@@ -624,6 +642,11 @@ int slurm_plan_reconcile(const struct slurm_plan *p, const char *run_dir, bool *
 	}
 	json_decref(want);
 	return r;
+}
+
+bool slurm_plan_generates(const struct slurm_plan *p)
+{
+	return p->command && !strcmp(p->command, "generate");
 }
 
 char *slurm_shard_store(const char *run_dir, size_t k)
@@ -699,6 +722,8 @@ char **slurm_sbatch_argv(const struct slurm_submit_opts *so, const char *run_dir
 	argv_add(&v, &nr, "%s", script);
 	argv_add(&v, &nr, "%s", so->kgb);
 	argv_add(&v, &nr, "%s", run_dir);
+	if (so->command && strcmp(so->command, "eval"))
+		argv_add(&v, &nr, "%s", so->command);
 	strbuf_release(&ranges);
 	free(script);
 	return v;
@@ -889,8 +914,15 @@ int slurm_run_status(const struct slurm_plan *p, const char *run_dir,
 		if (r < 0 && r != -ENOENT)
 			goto out;
 		r = 0;
-		s->done = pr.candidates;
-		complete = pr.finished_links >= (long long)s->total && pr.finished_runs > 0;
+		if (slurm_plan_generates(p)) {
+			/* A generation shard is done when a finished `kgb generate` run covers
+			 * every one of its tasks; its progress is in tasks. */
+			s->done = pr.generated_tasks;
+			complete = s->total && pr.finished_generated_tasks >= (long long)s->total;
+		} else {
+			s->done = pr.candidates;
+			complete = pr.finished_links >= (long long)s->total && pr.finished_runs > 0;
+		}
 		s->state = slurm_shard_decide(job_of[i] != 0, s->slurm, complete);
 	}
 	if (qr < 0) {
@@ -971,8 +1003,8 @@ void slurm_status_write(FILE *f, const struct slurm_plan *p, const struct slurm_
 			slurm_shard_state_to_string(st[k].state), progress, tasks.buf);
 		strbuf_release(&tasks);
 	}
-	fprintf(f, "%zu of %zu shards done, %lld of %lld candidates", count[SLURM_SHARD_DONE],
-		p->nr_shards, done, total);
+	fprintf(f, "%zu of %zu shards done, %lld of %lld %s", count[SLURM_SHARD_DONE],
+		p->nr_shards, done, total, slurm_plan_generates(p) ? "tasks" : "candidates");
 	for (int s = 1; s < _SLURM_SHARD_MAX; s++)
 		if (count[s])
 			fprintf(f, "; %zu %s", count[s], shard_state_strings[s]);

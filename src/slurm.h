@@ -5,20 +5,21 @@
  * reads their progress back from their store files and from `squeue`/`sacct`. Everything lives
  * in one run directory on the filesystem the cluster shares:
  *
- *   DIR/plan.json     the plan (kgb.slurm.plan.v1): the shards, each a platform and its tasks,
- *                     and the options every shard's `kgb eval` gets; written once, a rerun
- *                     with other tasks or options is refused
+ *   DIR/plan.json     the plan (kgb.slurm.plan.v1): the command the shards run (eval, or
+ *                     generate), the shards, each a platform and its tasks, and the options
+ *                     every shard's command gets; written once, a rerun with other tasks or
+ *                     options is refused
  *   DIR/shard.sh      the batch script (constant text: no user input is ever put in a shell
  *                     string; kgb's path and DIR are its arguments)
  *   DIR/jobs.tsv      one line per sbatch: "<job id>\t<array indices>", appended
  *   DIR/shard-K.db    shard K's own store (one writer: the shard's job), merged by `kgb merge`
  *   DIR/logs/         each array task's output
  *
- * Call sequence (cmd_eval.c): build a struct slurm_plan → slurm_plan_reconcile() (writes it, or
+ * Call sequence (slurm_run.c, for cmd_eval.c and cmd_generate.c): build a struct slurm_plan → slurm_plan_reconcile() (writes it, or
  * checks it against the one in DIR) → slurm_run_status() → slurm_submit() for the shards that
  * are neither done nor queued (one array job per platform) → once every shard is done, merge
- * (store_merge()). Each array task runs `kgb eval --run-dir DIR --shard K`, which reads the
- * plan back (slurm_plan_load()).
+ * (store_merge()). Each array task runs `kgb eval --run-dir DIR --shard K` (or `kgb generate`,
+ * the plan's command), which reads the plan back (slurm_plan_load()).
  *
  * Clients run through fork/exec with an argv (slurm_exec()), never a shell. Errors: negative
  * errno with a message in err; -ENOENT when a client or a file is missing.
@@ -88,12 +89,13 @@ struct slurm_shard {
 	char *platform;
 	char **tasks; /* NULL-terminated */
 	size_t nr_tasks;
-	size_t candidates;
+	size_t candidates; /* a generation shard: its tasks */
 };
 
 struct slurm_plan {
 	char *tasks_dir;  /* the catalog, absolute */
-	char **eval_args; /* NULL-terminated: the `kgb eval` options every shard gets */
+	char *command;	  /* "generate", or NULL: eval (the JSON has no "command" then) */
+	char **eval_args; /* NULL-terminated: the command's options every shard gets */
 	struct slurm_shard *shards;
 	size_t nr_shards;
 };
@@ -114,6 +116,8 @@ int slurm_plan_load(const char *run_dir, struct slurm_plan *ret, struct strbuf *
  */
 int slurm_plan_reconcile(const struct slurm_plan *p, const char *run_dir, bool *ret_new,
 			 struct strbuf *err) KGB_WUR;
+/* Whether the plan's shards run `kgb generate` (else `kgb eval`). */
+bool slurm_plan_generates(const struct slurm_plan *p);
 /* DIR/shard-K.db; owned. */
 char *slurm_shard_store(const char *run_dir, size_t k);
 
@@ -132,6 +136,7 @@ struct slurm_submit_opts {
 	const char *const *extra;		/* NULL-terminated extra sbatch options, or NULL */
 	const char *kgb;			/* the kgb binary the shards run, absolute */
 	const char *job_name;
+	const char *command; /* the plan's command, the script's $3; NULL (or "eval"): none */
 };
 
 /* The value of a platform's entry in v (its own, else the default entry), or NULL. */
@@ -150,7 +155,8 @@ int slurm_submit(const struct slurm_submit_opts *so, const char *run_dir, const 
 
 /* What kgb makes of a shard. */
 enum slurm_shard_state {
-	SLURM_SHARD_DONE,	/* its store holds a finished run of all its candidates */
+	SLURM_SHARD_DONE,	/* its store holds a finished run of all its candidates (of a
+				 * generation shard: a finished generate run of all its tasks) */
 	SLURM_SHARD_PENDING,
 	SLURM_SHARD_RUNNING,
 	SLURM_SHARD_FAILED,	/* failed, timed out, or ended without finishing its store */
@@ -169,8 +175,9 @@ struct slurm_shard_status {
 	enum slurm_shard_state state;
 	enum slurm_state slurm; /* what Slurm said; SLURM_STATE_UNKNOWN without a job */
 	long long job_id, task_id; /* the latest submission; 0, -1 without one */
-	long long done;		   /* candidates with a stored result in the shard's store */
-	size_t total;		   /* the shard's candidates (plan) */
+	long long done;		   /* candidates with a stored result in the shard's store
+				    * (generation: tasks with a stored generation) */
+	size_t total;		   /* the shard's candidates (plan; generation: tasks) */
 };
 
 /*

@@ -388,23 +388,26 @@ int store_check_put(struct store *s, const char *key, const char *json, struct s
 			  "storing a checked candidate", v, ARRAY_SIZE(v), err);
 }
 
+/* The columns of a generation (store_generation_put()), but its run and time. */
+static const char *const gen_cols[] = {
+	"task", "source", "sample", "round", "stage", "track", "model", "outcome", "finish",
+	"error", "prompt_tokens", "completion_tokens", "cached_tokens", "latency_ms",
+	"eval_ms", "cost_usd", "http_attempts", "candidate", "eval_key", "speedup", "feedback",
+};
+
 int store_generation_put(struct store *s, long long run_id, json_t *row, struct strbuf *err)
 {
-	static const char *const cols[] = {
-		"task", "source", "sample", "round", "stage", "track", "model", "outcome", "finish",
-		"error", "prompt_tokens", "completion_tokens", "cached_tokens", "latency_ms",
-		"eval_ms", "cost_usd", "http_attempts", "candidate", "eval_key", "speedup", "feedback",
-	};
+	const char *const *cols = gen_cols;
 	struct strbuf sql = STRBUF_INIT;
 	sqlite3_stmt *st;
 	char ts[32];
 	int r = 0;
 
 	strbuf_addstr(&sql, "INSERT OR REPLACE INTO generations(run_id, created_at");
-	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(gen_cols); i++)
 		strbuf_addf(&sql, ", %s", cols[i]);
 	strbuf_addstr(&sql, ") VALUES(?, ?");
-	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(gen_cols); i++)
 		strbuf_addstr(&sql, ", ?");
 	strbuf_addch(&sql, ')');
 	if (sqlite3_prepare_v2(s->db, sql.buf, -1, &st, NULL) != SQLITE_OK) {
@@ -415,7 +418,7 @@ int store_generation_put(struct store *s, long long run_id, json_t *row, struct 
 	now_iso(ts);
 	sqlite3_bind_int64(st, 1, run_id);
 	bind_text(st, 2, ts);
-	for (size_t i = 0; i < ARRAY_SIZE(cols); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(gen_cols); i++) {
 		json_t *v = json_object_get(row, cols[i]);
 		int at = (int)i + 3;
 
@@ -432,6 +435,58 @@ int store_generation_put(struct store *s, long long run_id, json_t *row, struct 
 		r = db_err(s, err, "storing a generation");
 	sqlite3_finalize(st);
 	return r;
+}
+
+int store_generations_get(struct store *s, long long run_id, json_t **ret, struct strbuf *err)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st;
+	json_t *rows = json_array();
+	int rc;
+
+	strbuf_addstr(&sql, "SELECT run_id");
+	for (size_t i = 0; i < ARRAY_SIZE(gen_cols); i++)
+		strbuf_addf(&sql, ", %s", gen_cols[i]);
+	strbuf_addstr(&sql, " FROM generations WHERE run_id = ? ORDER BY source, task, sample,"
+			    " round, stage");
+	rc = sqlite3_prepare_v2(s->db, sql.buf, -1, &st, NULL);
+	strbuf_release(&sql);
+	if (rc != SQLITE_OK) {
+		json_decref(rows);
+		return db_err(s, err, "reading the generations");
+	}
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *row = json_object();
+
+		for (size_t i = 0; i < ARRAY_SIZE(gen_cols); i++) {
+			int at = (int)i + 1;
+			json_t *v;
+
+			switch (sqlite3_column_type(st, at)) {
+			case SQLITE_INTEGER:
+				v = json_integer(sqlite3_column_int64(st, at));
+				break;
+			case SQLITE_FLOAT:
+				v = json_real(sqlite3_column_double(st, at));
+				break;
+			case SQLITE_TEXT:
+				v = json_string((const char *)sqlite3_column_text(st, at));
+				break;
+			default:
+				v = json_null();
+			}
+			json_object_set_new(row, gen_cols[i], v ? v : json_null());
+		}
+		json_array_append_new(rows, row);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		json_decref(rows);
+		return db_err(s, err, "reading the generations");
+	}
+	*ret = rows;
+	return 0;
 }
 
 int store_ceilings_put(struct store *s, const char *device, const char *stack, const char *json,
@@ -791,7 +846,21 @@ int store_progress(const char *path, struct store_progress *ret, struct strbuf *
 	    query_ll(db,
 		     "SELECT coalesce(max(n), 0) FROM (SELECT (SELECT count(*) FROM run_evals l"
 		     " WHERE l.run_id = r.id) AS n FROM runs r WHERE r.finished_at IS NOT NULL)",
-		     NULL, 0, &ret->finished_links) < 0)
+		     NULL, 0, &ret->finished_links) < 0 ||
+	    query_ll(db,
+		     "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+		     " AND name = 'generations'",
+		     NULL, 0, &tables) < 0)
+		goto fail;
+	if (tables &&
+	    (query_ll(db,
+		      "SELECT count(DISTINCT source || '/' || task) FROM generations", NULL, 0,
+		      &ret->generated_tasks) < 0 ||
+	     query_ll(db,
+		      "SELECT coalesce(max(n), 0) FROM (SELECT (SELECT count(DISTINCT g.source ||"
+		      " '/' || g.task) FROM generations g WHERE g.run_id = r.id) AS n FROM runs r"
+		      " WHERE r.finished_at IS NOT NULL AND r.harness = 'generate')",
+		      NULL, 0, &ret->finished_generated_tasks) < 0))
 		goto fail;
 out:
 	sqlite3_close(db);
@@ -808,6 +877,17 @@ fail:
 	"eval_key, case_id, entry, axes, timed, verdict, max_abs_err, tol_use, base_tol_use,"  \
 	" atol, rtol, time_base_ms, time_cand_ms, speedup, detail"
 
+/* The columns of a merged generation, but its run. */
+#define MERGE_GEN_COLUMNS                                                                     \
+	"task, source, sample, round, stage, track, model, outcome, finish, error,"            \
+	" prompt_tokens, completion_tokens, cached_tokens, latency_ms, eval_ms, cost_usd,"     \
+	" http_attempts, candidate, eval_key, speedup, feedback, created_at"
+
+/* The latest finished generate run of a platform of the source store, for r.platform. */
+#define MERGE_GEN_LATEST                                                                      \
+	"(SELECT max(r2.id) FROM src.runs r2 WHERE r2.harness = 'generate'"                    \
+	" AND r2.finished_at IS NOT NULL AND r2.platform = r.platform)"
+
 /* Runs sql with the texts bound; adds sqlite3_changes() to *changes (may be NULL). */
 static int merge_exec(struct store *s, const char *sql, const char *const *texts, size_t n,
 		      long long *changes, struct strbuf *err)
@@ -819,10 +899,22 @@ static int merge_exec(struct store *s, const char *sql, const char *const *texts
 	return r;
 }
 
+/* Whether the attached source store has the table (added after schema 1: older ones lack it). */
+static bool src_has_table(struct store *s, const char *name)
+{
+	const char *v[] = {name};
+	long long n = 0;
+
+	return query_ll(s->db,
+			"SELECT count(*) FROM src.sqlite_master WHERE type = 'table' AND name = ?",
+			v, 1, &n) == 0 &&
+	       n;
+}
+
 int store_merge(struct store *s, const char *src_path, const char *label,
 		struct store_merge_stats *stats, struct strbuf *err)
 {
-	struct strbuf cmd = STRBUF_INIT;
+	struct strbuf cmd = STRBUF_INIT, gen_cmd = STRBUF_INIT;
 	struct store_merge_stats add = {0};
 	const char *v[2];
 	long long n = 0;
@@ -834,6 +926,7 @@ int store_merge(struct store *s, const char *src_path, const char *label,
 		return -ENOENT;
 	}
 	strbuf_addf(&cmd, "kgb merge --label %s", label);
+	strbuf_addf(&gen_cmd, "kgb merge --label %s (generate)", label);
 	now_iso(ts);
 	v[0] = src_path;
 	/* ATTACH takes the file name as a bound value: no quoting of paths. */
@@ -882,7 +975,7 @@ int store_merge(struct store *s, const char *src_path, const char *label,
 			       "INSERT INTO main.runs(started_at, platform, harness, command, env)"
 			       " SELECT ?1, r.platform, r.harness, ?2, r.env FROM src.runs r"
 			       " WHERE r.id = (SELECT max(r2.id) FROM src.runs r2"
-			       "  WHERE r2.platform = r.platform)"
+			       "  WHERE r2.platform = r.platform AND r2.harness != 'generate')"
 			       " AND EXISTS (SELECT 1 FROM src.run_evals l JOIN src.evaluations e"
 			       "  ON e.key = l.eval_key WHERE e.platform = r.platform)"
 			       " AND NOT EXISTS (SELECT 1 FROM main.runs m WHERE m.command = ?3"
@@ -927,7 +1020,12 @@ int store_merge(struct store *s, const char *src_path, const char *label,
 			       " SELECT m.id, l.task, l.sample, l.candidate_path, l.eval_key, 0"
 			       " FROM src.run_evals l JOIN src.evaluations e ON e.key = l.eval_key"
 			       " JOIN main.runs m ON m.command = ?1 AND m.platform = e.platform"
-			       " WHERE true ORDER BY l.run_id"
+			       /* the source's latest link of a candidate: merging again changes
+				* nothing (a generate shard links one sample once per round) */
+			       " WHERE l.run_id = (SELECT max(l2.run_id) FROM src.run_evals l2"
+			       "  JOIN src.evaluations e2 ON e2.key = l2.eval_key"
+			       "  WHERE l2.task = l.task AND l2.sample = l.sample"
+			       "  AND e2.platform = e.platform)"
 			       " ON CONFLICT(run_id, task, sample) DO UPDATE SET"
 			       " candidate_path = excluded.candidate_path, eval_key = excluded.eval_key"
 			       " WHERE eval_key IS NOT excluded.eval_key"
@@ -936,22 +1034,46 @@ int store_merge(struct store *s, const char *src_path, const char *label,
 		if (r < 0)
 			goto rollback;
 	}
-	n = 0;
-	if (query_ll(s->db,
-		     "SELECT count(*) FROM src.sqlite_master WHERE type = 'table'"
-		     " AND name = 'ceilings'",
-		     NULL, 0, &n) == 0 &&
-	    n) {
+	if (src_has_table(s, "ceilings")) {
 		r = merge_exec(s, "INSERT OR IGNORE INTO main.ceilings SELECT * FROM src.ceilings",
 			       NULL, 0, &add.ceilings_added, err);
 		if (r < 0)
 			goto rollback;
 	}
-	{
-		const char *fv[] = {ts, cmd.buf};
+	/*
+	 * `kgb generate` shards: the requests of the latest finished generate run of each
+	 * platform go to one generate run of the destination per platform, the run whose command
+	 * is "kgb merge --label <label> (generate)"; a row already there is kept.
+	 */
+	if (src_has_table(s, "generations")) {
+		const char *rv[] = {ts, gen_cmd.buf, gen_cmd.buf};
+		const char *gv[] = {gen_cmd.buf};
 
-		r = merge_exec(s, "UPDATE main.runs SET finished_at = ?1 WHERE command = ?2", fv,
-			       ARRAY_SIZE(fv), NULL, err);
+		r = merge_exec(s,
+			       "INSERT INTO main.runs(started_at, platform, harness, command, env)"
+			       " SELECT ?1, r.platform, r.harness, ?2, r.env FROM src.runs r"
+			       " WHERE r.id = " MERGE_GEN_LATEST
+			       " AND NOT EXISTS (SELECT 1 FROM main.runs m WHERE m.command = ?3"
+			       "  AND m.platform = r.platform)",
+			       rv, ARRAY_SIZE(rv), NULL, err);
+		if (r == 0)
+			r = merge_exec(s,
+				       "INSERT OR IGNORE INTO main.generations(run_id, "
+				       MERGE_GEN_COLUMNS ") SELECT m.id, " MERGE_GEN_COLUMNS
+				       " FROM src.generations g JOIN src.runs r ON r.id = g.run_id"
+				       " JOIN main.runs m ON m.command = ?1 AND m.platform = r.platform"
+				       " WHERE r.id = " MERGE_GEN_LATEST,
+				       gv, ARRAY_SIZE(gv), &add.generations_added, err);
+		if (r < 0)
+			goto rollback;
+	}
+	{
+		const char *fv[] = {ts, cmd.buf, gen_cmd.buf};
+
+		r = merge_exec(s,
+			       "UPDATE main.runs SET finished_at = ?1 WHERE command = ?2"
+			       " OR command = ?3",
+			       fv, ARRAY_SIZE(fv), NULL, err);
 		if (r < 0)
 			goto rollback;
 	}
@@ -964,6 +1086,7 @@ int store_merge(struct store *s, const char *src_path, const char *label,
 	stats->cases_added += add.cases_added;
 	stats->links_added += add.links_added;
 	stats->ceilings_added += add.ceilings_added;
+	stats->generations_added += add.generations_added;
 	goto out;
 rollback:
 	{
@@ -989,11 +1112,14 @@ out_nodetach:
 		strbuf_release(&tmp);
 	}
 	strbuf_release(&cmd);
+	strbuf_release(&gen_cmd);
 	return r;
 }
 
-int store_merge_runs(struct store *s, const char *label, long long **ret_ids,
-		     char ***ret_platforms, size_t *ret_nr, struct strbuf *err)
+/* The runs whose command is "kgb merge --label <label><suffix>" (store_merge_runs()). */
+static int merge_runs(struct store *s, const char *label, const char *suffix,
+		      long long **ret_ids, char ***ret_platforms, size_t *ret_nr,
+		      struct strbuf *err)
 {
 	struct strbuf cmd = STRBUF_INIT;
 	sqlite3_stmt *st;
@@ -1002,7 +1128,7 @@ int store_merge_runs(struct store *s, const char *label, long long **ret_ids,
 	size_t n = 0, alloc = 0;
 	int rc;
 
-	strbuf_addf(&cmd, "kgb merge --label %s", label);
+	strbuf_addf(&cmd, "kgb merge --label %s%s", label, suffix);
 	if (sqlite3_prepare_v2(s->db,
 			       "SELECT id, platform FROM runs WHERE command = ? ORDER BY platform",
 			       -1, &st, NULL) != SQLITE_OK) {
@@ -1029,4 +1155,16 @@ int store_merge_runs(struct store *s, const char *label, long long **ret_ids,
 	*ret_platforms = plats;
 	*ret_nr = n;
 	return 0;
+}
+
+int store_merge_runs(struct store *s, const char *label, long long **ret_ids,
+		     char ***ret_platforms, size_t *ret_nr, struct strbuf *err)
+{
+	return merge_runs(s, label, "", ret_ids, ret_platforms, ret_nr, err);
+}
+
+int store_merge_gen_runs(struct store *s, const char *label, long long **ret_ids,
+			 char ***ret_platforms, size_t *ret_nr, struct strbuf *err)
+{
+	return merge_runs(s, label, " (generate)", ret_ids, ret_platforms, ret_nr, err);
 }

@@ -97,6 +97,12 @@ int store_check_get(struct store *s, const char *key, char **ret_json, struct st
  */
 int store_generation_put(struct store *s, long long run_id, json_t *row, struct strbuf *err)
 	KGB_WUR;
+/*
+ * The requests of run run_id as a new JSON array of such objects (every column, null where
+ * NULL), ordered by source, task, sample, round and stage.
+ */
+int store_generations_get(struct store *s, long long run_id, json_t **ret, struct strbuf *err)
+	KGB_WUR;
 
 /*
  * The longest wall time (ms) any stored evaluation of source/task on platform took, whatever
@@ -118,8 +124,12 @@ int store_run_evals(struct store *s, long long run_id, struct store_eval **ret, 
  * verdict is counted in `conflicts` and kept as it was); each candidate the source's runs
  * linked is linked to one run of the destination per platform, the run whose command is
  * "kgb merge --label <label>" (created on first use), the source's latest run winning for a
- * candidate linked twice. One transaction per source file: a merge stopped half-way leaves
- * the destination as it was before that file. Merging the same file again adds nothing.
+ * candidate linked twice. The requests (generations) of the source's latest finished generate
+ * run of each platform go likewise to one generate run of the destination per platform, the
+ * run whose command is "kgb merge --label <label> (generate)"; a request already there (same
+ * task, sample, round and stage) is kept. One transaction per source file: a merge stopped
+ * half-way leaves the destination as it was before that file. Merging the same file again adds
+ * nothing.
  */
 struct store_merge_stats {
 	long long evaluations_added; /* new keys */
@@ -128,6 +138,7 @@ struct store_merge_stats {
 	long long cases_added;
 	long long links_added; /* candidates linked to a merged run, or linked anew */
 	long long ceilings_added;
+	long long generations_added; /* rows of the generations table */
 };
 
 /*
@@ -143,11 +154,21 @@ int store_merge(struct store *s, const char *src_path, const char *label,
 int store_merge_runs(struct store *s, const char *label, long long **ret_ids,
 		     char ***ret_platforms, size_t *ret_nr, struct strbuf *err) KGB_WUR;
 
+/*
+ * Likewise the generate runs store_merge() made for `label` (command "kgb merge --label <label>
+ * (generate)"): the requests of `kgb generate` shards, one run per platform profile.
+ */
+int store_merge_gen_runs(struct store *s, const char *label, long long **ret_ids,
+			 char ***ret_platforms, size_t *ret_nr, struct strbuf *err) KGB_WUR;
+
 /* A shard store's progress, read without writing to it (store_progress()). */
 struct store_progress {
 	long long candidates;	  /* distinct (task, sample) linked to a stored evaluation */
 	long long finished_runs;  /* runs that ended (kgb eval reached its end) */
 	long long finished_links; /* the most candidates any finished run linked */
+	/* `kgb generate` shards: distinct tasks with a stored generation (any run), and the
+	 * most distinct tasks any finished generate run (harness "generate") stored. */
+	long long generated_tasks, finished_generated_tasks;
 };
 
 /*

@@ -7,57 +7,10 @@
 # Outside CI the test skips when Slurm cannot start; in CI ($CI set) that is a failure.
 . "$(dirname "$0")/lib.sh"
 
-SL=$TMP/slurm
 CAT=$TMP/tasks
 RUN=$TMP/run
-started=0
-
-stop_slurm() {
-	# Only while this test's controller runs (a case may have stopped it already).
-	if [ "$started" = 1 ] && kill -0 "$(cat "$SL/slurmctld.pid" 2>/dev/null)" 2>/dev/null; then
-		# Jobs still queued or running (a failed case) end first: slurmstepd outlives slurmd.
-		scancel --name="kgb-run" >/dev/null 2>&1 || true
-		for _ in $(seq 1 40); do
-			[ -z "$(squeue -h -o %i 2>/dev/null)" ] && break
-			sleep 0.5
-		done
-	fi
-	if [ "$started" = 1 ]; then
-		"$ROOT/scripts/slurm-local.sh" stop "$SL" >/dev/null 2>&1 || true
-		started=0
-	fi
-}
-no_slurm() {
-	if [ -n "${CI:-}" ]; then
-		say "not ok - Slurm: $1 (CI must run this test: scripts/bootstrap.sh installs Slurm)"
-		failed=$((failed + 1))
-		stop_slurm
-		test_done
-		exit 1
-	fi
-	say "skip - Slurm: $1"
-	stop_slurm
-	test_done
-	exit 0
-}
-# test_done removes $TMP, and the daemons' pid files with it: stop them first (and on any exit).
-trap stop_slurm EXIT
-
-for b in munged slurmctld slurmd sbatch squeue scancel; do
-	command -v "$b" >/dev/null 2>&1 || [ -x "/usr/sbin/$b" ] ||
-		no_slurm "'$b' is not installed (apt-get install munge slurmctld slurmd slurm-client)"
-done
-[ "$(id -u)" = 0 ] || no_slurm "the local cluster's daemons need root"
-# A port of its own, so that two checkouts' tests do not meet; four CPUs declared on any
-# machine (config_overrides), so that the four shards run at once.
-export KGB_SLURM_PORT=$((20000 + $$ % 20000)) KGB_SLURM_CPUS=4
-if ! "$ROOT/scripts/slurm-local.sh" start "$SL" >"$TMP/slurm.env" 2>"$TMP/slurm.err"; then
-	started=1
-	cat "$TMP/slurm.err"
-	no_slurm "the local cluster did not start"
-fi
-started=1
-export SLURM_CONF=$SL/slurm.conf
+. "$(dirname "$0")/slurm-lib.sh"
+start_slurm
 
 # Fourteen tasks, copies of the fixture task under other names (each its own key): cheap on the
 # interpreter. Dealt round-robin into four shards, shard 1 holds s01 s05 s09 s13; s13 has ten
@@ -83,18 +36,6 @@ test_expect_success 'a local run, for reference' '
 sub() {
 	"$KGB" --tasks "$CAT" eval --backend slurm --platform interpreter --partition debug \
 		--shards 4 -j 2 --time 20 --run-dir "$RUN" --store "$TMP/merged.db" "$@"
-}
-# wait_status SECONDS PYTHON-EXPR: polls `kgb status --json` until the expression over its
-# records (recs: the shards, then the summary) holds.
-wait_status() {
-	local i
-	for i in $(seq 1 "$(($1 * 2))"); do
-		"$KGB" status --json "$RUN" >"$TMP/st.json" 2>"$TMP/st.err" || return 1
-		[ "$(json_eval "$TMP/st.json" "$2")" = True ] && return 0
-		sleep 0.5
-	done
-	say "timed out waiting for: $2" && cat "$TMP/st.json" && "$KGB" status "$RUN"
-	return 1
 }
 
 test_expect_success 'the run is submitted as one array job of four shards' '
