@@ -2,10 +2,12 @@
 
 `python -m runtime.platform` prints {"python", "torch", "triton", "numpy", "backend", "cuda",
 "device_name", "capability", "arch", "sm_count", "l2_bytes", "total_mem_bytes", "cuda_version",
-"hip_version", "device_count", "driver", "clocks"}; the device fields are null without a device.
-`driver` is the kernel driver's version (NVIDIA's /proc/driver/nvidia/version, or the amdgpu
-module's), `clocks` device 0's current and maximum SM and memory clocks in MHz from nvidia-smi
-(null where it is absent or fails): the manifest a published number needs beside it. `backend` is what
+"hip_version", "device_count", "driver", "clocks", "vllm"}; the device fields are null without
+a device. `driver` is the kernel driver's version (NVIDIA's /proc/driver/nvidia/version, or the
+amdgpu module's), `clocks` device 0's current and maximum SM and memory clocks in MHz from
+nvidia-smi (null where it is absent or fails), `vllm` the installed vLLM's version
+(runtime/vllm_ops.py; null without vLLM, where the vLLM tasks' speedups are over their
+reference): the manifest a published number needs beside it. `backend` is what
 kgb's platform profiles (platforms/*.json) detect by: "cuda", "hip" (ROCm builds of torch
 report their devices through torch.cuda), "xpu", "npu" (Huawei Ascend: torch_npu's torch.npu),
 "musa" (Moore Threads: torch_musa's torch.musa) or "cpu". `device_name` is what tells the
@@ -100,6 +102,8 @@ def probe() -> dict[str, Any]:
     import torch
     import triton
 
+    from runtime import vllm_ops
+
     cuda = torch.cuda.is_available()
     hip = getattr(torch.version, "hip", None)
     xpu = hasattr(torch, "xpu") and torch.xpu.is_available()
@@ -121,6 +125,7 @@ def probe() -> dict[str, Any]:
         "device_count": torch.cuda.device_count() if cuda else 0,
         "driver": driver_version() if cuda else None,
         "clocks": clocks() if cuda and not hip else None,
+        "vllm": vllm_ops.version(),
     }
     if cuda:
         p = torch.cuda.get_device_properties(0)

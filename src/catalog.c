@@ -14,9 +14,10 @@ const char *const catalog_sources[] = {"aten", "vllm", "cublas", NULL};
 
 /*
  * What a source's speedups are measured against. A task may ship baseline.py (vLLM's own op,
- * a cuBLAS call), used where it loads; no vLLM task has one yet, and vLLM is not installed on
- * the machines we measure on, so a vLLM speedup is over our reference run in the inputs'
- * dtype, and every result says so. Each timed case records its actual baseline (`baseline`).
+ * a cuBLAS call), used where it loads. vLLM tasks' baseline.py calls vLLM's op where vLLM is
+ * installed (runtime/vllm_ops.py); it is not on the machines we measure on, so there a vLLM
+ * speedup is over our reference run in the inputs' dtype. Each timed case records its actual
+ * baseline (`baseline`).
  */
 const char *catalog_source_baseline(const char *source)
 {

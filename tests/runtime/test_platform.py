@@ -38,7 +38,9 @@ def test_parse_clocks() -> None:
 
 def test_probe_has_manifest_fields() -> None:
     info = probe()
-    assert "driver" in info and "clocks" in info
+    assert "driver" in info and "clocks" in info and "vllm" in info
+    from runtime import vllm_ops
+    assert info["vllm"] == vllm_ops.version()  # None here: vLLM is not installed
     if info["backend"] == "cpu":
         assert info["driver"] is None and info["clocks"] is None
 
