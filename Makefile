@@ -5,7 +5,7 @@
 #   make setup      Debian packages + .venv (scripts/bootstrap.sh; idempotent)
 #   make run        setup, build, evaluate the shipped solutions on this machine's platform
 #   make check      setup, build, every test: C units (ASan+UBSan), runtime (pytest), CLI, fuzz
-#   make check-fuzz each libFuzzer harness for 20 s (tests/fuzz, docs/fuzzing.md)
+#   make check-fuzz each libFuzzer harness for 10 s (tests/fuzz, docs/fuzzing.md)
 #   make format     clang-format the C sources
 
 CC ?= cc
@@ -67,7 +67,7 @@ check-cli: build/kgb build/kgb-san
 # and what they call are compiled once with coverage hooks and linked into each harness.
 # check-fuzz runs each for FUZZ_SECONDS, and says it skipped them when clang is missing.
 FUZZ_CC ?= clang
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS ?= 10
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_HARNESSES := $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(wildcard tests/fuzz/fuzz-*.c))
 FUZZ_SRCS := $(addprefix src/,catalog.c cases.c cover.c expr.c extract.c llm.c proto.c tolerance.c) \
