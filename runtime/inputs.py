@@ -240,7 +240,7 @@ def _values(desc: TensorDesc, n: int, g: torch.Generator) -> torch.Tensor:
         words = (pick << shifts).sum(-1)
         if dt.itemsize == 8:
             return words  # 64 fields of 1 bit or 16 of 4 may exceed int64: they wrapped already
-        return words.to(torch.int64).bitwise_and((1 << (dt.itemsize * 8)) - 1).to(dt)
+        return words.bitwise_and((1 << (dt.itemsize * 8)) - 1).to(dt)
     m = 2 * n if dt.is_complex else n  # complex: real and imaginary parts drawn alike
     gen = torch.float64 if wide else torch.float32
     if dist == "uniform":

@@ -531,6 +531,7 @@ class Evaluator:
     def run(self, case: CaseSpec) -> tuple[CaseReport, bool]:
         """Evaluate one case; returns its report and whether the CUDA context was lost."""
         t0 = time.perf_counter()
+        self._trace_times = None  # a trace's times belong to its own case only
         report, lost = (self._validity(case) if self.job.mode == "validity"
                         else self._evaluate(case))
         return replace(report, ms=(time.perf_counter() - t0) * 1e3), lost
