@@ -5,7 +5,9 @@ bench/gpu-eval.sh writes progress.txt: one `kgb -v eval` per chunk of tasks, eac
 checking phase ("[i/n +Ts] task: checked ..." or a stored verdict) and then its timing phase
 ("[timed i/n +Ts] ..."), T counted from the chunk's start. Prints per chunk: tasks, the
 checking phase's length and its last two finishers (the long poles), the timing phase's length
-and seconds per timed candidate; with the store, the candidates' summed import time.
+and seconds per timed candidate; with the store, the candidates' summed import time and the
+cases' worker time by phase (waiting for the GPU lock, inputs, checks, timed rounds, the
+event/wall cross-check) and inside Triton's compile.
 Only the standard library.
 """
 
@@ -13,6 +15,7 @@ import re
 import sqlite3
 import sys
 
+PHASES = ("wait", "inputs", "check", "time", "gap")
 LINE = re.compile(r"^\[(timed )?(\d+)/(\d+) \+(\d+)s\] (\S+) ")
 
 
@@ -56,6 +59,19 @@ def main() -> int:
                                   ).fetchone()
         print(f"store: {n} evaluations, candidate import (module load) {imp / 1e3:.1f} s in all, "
               f"worker wall time {wall / 1e3:.0f} s in all (checking and timing jobs summed)")
+        # Each case's record says where its worker time went (runtime/worker.py phase_ms,
+        # compile_ms). A timed case's record is its timing job's; the others' their check's.
+        for timed, what in ((0, "checked-only cases"), (1, "timed cases (timing jobs)")):
+            rows = db.execute(
+                "SELECT COUNT(*), SUM(json_extract(detail, '$.ms')), "
+                "SUM(json_extract(detail, '$.compile_ms')), "
+                + ", ".join(f"SUM(json_extract(detail, '$.phase_ms.{k}'))" for k in PHASES)
+                + " FROM cases WHERE timed = ?", (timed,)).fetchone()
+            if not rows[0] or rows[1] is None:
+                continue
+            parts = ", ".join(f"{k} {(v or 0) / 1e3:.1f}" for k, v in zip(PHASES, rows[3:]))
+            print(f"{what}: {rows[0]}, worker time {rows[1] / 1e3:.1f} s: {parts} s; "
+                  f"inside Triton's compile {(rows[2] or 0) / 1e3:.1f} s")
     return 0
 
 

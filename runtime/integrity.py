@@ -23,7 +23,7 @@ __all__ = ["Snapshot"]
 
 _HARNESS = ("runtime.compare", "runtime.inputs", "runtime.timing", "runtime.kinds",
             "runtime.ghost", "runtime.mutants", "runtime.worker", "runtime.integrity",
-            "runtime.trace")
+            "runtime.trace", "runtime.gpulock")
 
 
 def _owners() -> list[tuple[str, Any]]:

@@ -71,10 +71,17 @@ _TARGET_MS = 20.0
 _ROUNDS_MAX = 100
 
 # The hold: a multiple of the call's measured host launch time plus a margin, capped (a call
-# whose host work exceeds the cap is host-bound and that time is its cost).
+# whose host work exceeds the cap is host-bound and that time is its cost). Each function gets
+# its own hold. The candidate's cap is short because host work under the hold is free: a
+# candidate that computed on the CPU while the stream waited would hide up to the cap. The
+# baseline is the task's own trusted code, so its cap is long: with a shared 2 ms cap, vLLM
+# references that launch for longer (loops over experts, many small ops) had their host time
+# in their events, and their speedups moved by up to 130% between two runs on the H200
+# (bench/results/h200-2026-12-04, 72 cases at the cap).
 _HOLD_FACTOR = 2.0
 _HOLD_MARGIN_MS = 0.02
 _HOLD_MAX_MS = 2.0
+_HOLD_MAX_BASE_MS = 50.0
 _sleep_cycles_per_ms: float | None = None
 
 
@@ -94,7 +101,8 @@ class Timing:
     speedup_ci: tuple[float, float] | None = None  # 95% bootstrap interval of the speedup
     rounds: int = 0  # the calibrated count
     method: str = "events"
-    hold_ms: float = 0.0  # the spin ahead of each timed call (0: no hold)
+    hold_ms: float = 0.0  # the spin ahead of each timed candidate call (0: no hold)
+    base_hold_ms: float = 0.0  # the same ahead of each baseline call
 
 
 @dataclass(frozen=True)
@@ -133,11 +141,11 @@ def calibrated_rounds(est_ms: float, min_rounds: int) -> int:
     return int(min(max(math.ceil(_TARGET_MS / est_ms), min_rounds, 1), _ROUNDS_MAX))
 
 
-def hold_for(launch_ms: float) -> float:
+def hold_for(launch_ms: float, cap_ms: float = _HOLD_MAX_MS) -> float:
     """The hold, in ms, ahead of a call whose host launch takes launch_ms."""
     if not launch_ms >= 0 or not math.isfinite(launch_ms):
-        return _HOLD_MAX_MS
-    return min(_HOLD_FACTOR * launch_ms + _HOLD_MARGIN_MS, _HOLD_MAX_MS)
+        return cap_ms
+    return min(_HOLD_FACTOR * launch_ms + _HOLD_MARGIN_MS, cap_ms)
 
 
 def _sleep_rate() -> float | None:
@@ -217,14 +225,15 @@ class _Timed:
 
 def _round(pair: Sequence[tuple[str, _Timed]], flush: torch.Tensor,
            events: dict[str, list[tuple[torch.cuda.Event, torch.cuda.Event]]],
-           hold_cycles: int = 0, launch_ms: dict[str, list[float]] | None = None) -> None:
+           hold_cycles: dict[str, int] | None = None,
+           launch_ms: dict[str, list[float]] | None = None) -> None:
     for name, t in pair:
         t.prepare()
         flush.zero_()
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
-        if hold_cycles:
-            torch.cuda._sleep(hold_cycles)
+        if hold_cycles and hold_cycles[name]:
+            torch.cuda._sleep(hold_cycles[name])
         start.record()
         t0 = time.perf_counter()
         t.run()
@@ -258,11 +267,12 @@ def time_case(cand: Callable[..., Any], base: Callable[..., Any], inputs: Sequen
     est = max(float(np.median(_elapsed(warm[k][1:]))) for k in warm)
     n = calibrated_rounds(est, rounds)
     rate = _sleep_rate()
-    hold_ms = hold_for(max(max(launch[k][1:]) for k in launch)) if rate else 0.0
+    caps = {"base": _HOLD_MAX_BASE_MS, "cand": _HOLD_MAX_MS}
+    hold = {k: hold_for(max(launch[k][1:]), caps[k]) if rate else 0.0 for k in launch}
+    cycles = {k: int(hold[k] * rate) if rate else 0 for k in hold}
     events: dict[str, list[tuple[torch.cuda.Event, torch.cuda.Event]]] = {"base": [], "cand": []}
     for r in range(n):
-        _round(order if r % 2 == 0 else order[::-1], flush, events,
-               int(hold_ms * rate) if rate else 0)
+        _round(order if r % 2 == 0 else order[::-1], flush, events, cycles)
     torch.cuda.synchronize()
     base_all, cand_all = _elapsed(events["base"]), _elapsed(events["cand"])
     base_ms, base_iqr = _stats(base_all)
@@ -270,7 +280,7 @@ def time_case(cand: Callable[..., Any], base: Callable[..., Any], inputs: Sequen
     speedup = base_ms / cand_ms if cand_ms > 0 else None
     last = TimedCall(timed["cand"].out, timed["cand"].args)
     return Timing(base_ms, cand_ms, base_iqr, cand_iqr, speedup,
-                  speedup_ci(base_all, cand_all), n, method, hold_ms), last
+                  speedup_ci(base_all, cand_all), n, method, hold["cand"], hold["base"]), last
 
 
 def gap_judge(wall_ms: float, event_ms: float) -> str | None:

@@ -36,6 +36,8 @@ from runtime.ghost import poisoned_empty
 from runtime.ghost import replay as ghost_replay
 from runtime.trace import judge as trace_judge
 from runtime.trace import kernel_sum_us, sum_judge, traced
+from runtime.gpulock import GpuLock
+from runtime.gpulock import from_env as gpu_lock_from_env
 from runtime.guards import Finding, scan
 from runtime.integrity import Snapshot
 from runtime.kinds import (KINDS, Sample, format_mismatch, meta_compare, random_check,
@@ -158,6 +160,7 @@ class CaseReport:
     rounds: int | None = None  # the calibrated count of timed rounds (runtime.timing)
     timing: str | None = None  # the method, or why the case has no time
     hold_ms: float | None = None  # the stream hold ahead of each timed call (runtime.timing)
+    base_hold_ms: float | None = None  # the same ahead of each baseline call
     baseline: str | None = None  # what a timed case's speedup is over (Evaluator._baseline_fn)
     wall_ms: float | None = None  # event/wall cross-check (runtime.timing.wall_gap): medians
     wall_event_ms: float | None = None
@@ -165,6 +168,14 @@ class CaseReport:
     # elapsed time of events around the call on its stream (judged: runtime.trace.sum_judge).
     trace_kernel_us: float | None = None
     trace_event_us: float | None = None
+    # Where the case's time went (bench/throughput.py): ms per phase ("inputs", "check",
+    # "time", "gap") and ms inside Triton's compile() (a cache hit counts: it loads and links).
+    phase_ms: dict[str, float] | None = None
+    compile_ms: float | None = None
+    # With several timing workers on one GPU (runtime.gpulock): the span, in time.monotonic()
+    # seconds, during which this case's timed rounds had the GPU alone ("wait" in phase_ms is
+    # the time spent waiting for the lock).
+    gpu_exclusive: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -449,13 +460,55 @@ def _load_candidate(job: Job) -> tuple[ModuleType, float]:
     return module, import_ms
 
 
+class _Phases:
+    """Wall time of a case by phase: mark(name) charges the time since the previous mark to
+    `name` (a phase may be charged several times)."""
+
+    def __init__(self, t0: float) -> None:
+        self._last = t0
+        self.ms: dict[str, float] = {}
+
+    def mark(self, name: str) -> None:
+        now = time.perf_counter()
+        self.ms[name] = self.ms.get(name, 0.0) + (now - self._last) * 1e3
+        self._last = now
+
+    def rounded(self) -> dict[str, float]:
+        return {k: round(v, 3) for k, v in self.ms.items()}
+
+
+class _CompileClock:
+    """Milliseconds spent inside triton.compiler.compile, which every JIT launch with a new
+    specialisation goes through (a cache hit too: it loads and links the binary). Installed
+    before any kernel binds it (JITFunction.create_binder imports the name at first launch)."""
+
+    def __init__(self) -> None:
+        self.ms = 0.0
+
+    def install(self) -> None:
+        import triton.compiler as tc
+        compile_fn = tc.compile
+
+        def clocked(*args: Any, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return compile_fn(*args, **kwargs)
+            finally:
+                self.ms += (time.perf_counter() - t0) * 1e3
+        tc.compile = clocked
+
+
+_compile_clock = _CompileClock()
+
+
 class Evaluator:
     """Runs the cases of one job against a loaded candidate and the task's reference."""
 
     def __init__(self, job: Job, candidate: ModuleType, reference: ModuleType | None,
                  reference_error: str | None, baseline: ModuleType | None = None,
-                 baseline_note: str | None = None) -> None:
+                 baseline_note: str | None = None, lock: GpuLock | None = None) -> None:
         self.job = job
+        self.lock = lock or GpuLock(None)
         self.candidate = candidate
         self.reference = reference
         self.reference_error = reference_error
@@ -466,6 +519,7 @@ class Evaluator:
         self._traced: set[str] = set()  # entries with an L3 trace already (runtime.trace)
         self._trace_times: tuple[float, float] | None = None  # the last trace's (kernels, events)
         self._rerun_done: set[str] = set()  # entries with a determinism re-run already
+        self._phases = _Phases(time.perf_counter())  # the current case's (run() resets it)
 
     def _sync(self) -> None:
         if self.job.platform == "cuda":
@@ -532,9 +586,22 @@ class Evaluator:
         """Evaluate one case; returns its report and whether the CUDA context was lost."""
         t0 = time.perf_counter()
         self._trace_times = None  # a trace's times belong to its own case only
-        report, lost = (self._validity(case) if self.job.mode == "validity"
-                        else self._evaluate(case))
-        return replace(report, ms=(time.perf_counter() - t0) * 1e3), lost
+        self._phases = _Phases(t0)
+        compiled = _compile_clock.ms
+        spans = len(self.lock.exclusive_spans)
+        try:
+            self.lock.shared()
+            self._phases.mark("wait")
+            report, lost = (self._validity(case) if self.job.mode == "validity"
+                            else self._evaluate(case))
+            self._phases.mark("check")  # what ran after the last mark
+        finally:
+            self.lock.release()
+        if len(self.lock.exclusive_spans) > spans:
+            report = replace(report, gpu_exclusive=self.lock.exclusive_spans[-1])
+        return replace(report, ms=(time.perf_counter() - t0) * 1e3,
+                       phase_ms=self._phases.rounded(),
+                       compile_ms=round(_compile_clock.ms - compiled, 3)), lost
 
     def _evaluate(self, case: CaseSpec) -> tuple[CaseReport, bool]:
         entry = self.job.entry(case.entry)
@@ -548,6 +615,8 @@ class Evaluator:
                                 draw_on_device=case.timed and self.job.platform == "cuda")
         except Exception as e:
             return self._failed(case, "ref_error", e, "building inputs: ")
+        self._sync()
+        self._phases.mark("inputs")
         cand_in = clone_args(inputs)
         try:
             cand_out = call(cand_fn, cand_in)
@@ -784,13 +853,21 @@ class Evaluator:
               report: CaseReport) -> tuple[CaseReport, bool]:
         # `inputs` are the pristine inputs of the check (find_mutation has just proved the
         # candidate left its copies alone); time_case only ever calls on fresh copies of them.
+        # The timed rounds, the check of their last output and the cross-check have the GPU
+        # alone: other timing workers on it wait at their next section.
+        self._phases.mark("check")
+        self.lock.exclusive()
+        self._phases.mark("wait")
         try:
             if self._flush is None:
                 self._flush = flush_buffer(self.device)
             timing, last = time_case(cand_fn, ref_fn, inputs, self.job.warmup or 0,
                                      self.job.rounds or 1, self._flush, self.job.timing_method)
+            self._phases.mark("time")
             ok = verify(last.output, last.args)
+            self._phases.mark("check")
             wall_ms, event_ms = wall_gap(cand_fn, inputs, self._flush)
+            self._phases.mark("gap")
         except TimingError as e:
             # The method cannot time this call (a sync inside a CUDA graph capture): the case
             # stays checked and passing, with no time; the record says why.
@@ -812,6 +889,7 @@ class Evaluator:
                        speedup_ci_low=timing.speedup_ci[0] if timing.speedup_ci else None,
                        speedup_ci_high=timing.speedup_ci[1] if timing.speedup_ci else None,
                        rounds=timing.rounds, timing=timing.method, hold_ms=timing.hold_ms,
+                       base_hold_ms=timing.base_hold_ms,
                        wall_ms=wall_ms, wall_event_ms=event_ms), False
 
 
@@ -925,6 +1003,9 @@ def main() -> int:
         chan.send(FatalReport("job", "protocol", _cap(str(e))))
         return EXIT_JOB
     try:
+        lock = gpu_lock_from_env(torch.cuda.synchronize if job.platform == "cuda" else None)
+        # Setup and loading touch the GPU (the context, what imports allocate): shared.
+        lock.shared()
         _setup_platform(job)
     except Exception as e:
         # Nothing of the candidate has run: this is the machine's failure, not the candidate's
@@ -936,6 +1017,7 @@ def main() -> int:
     # snapshot, so that what it imports (vLLM, a cuBLAS binding) cannot look like the
     # candidate's doing.
     baseline, baseline_note = _load_baseline(job)
+    _compile_clock.install()
     trusted = Snapshot()
     try:
         candidate, import_ms = _load_candidate(job)
@@ -952,8 +1034,10 @@ def main() -> int:
         reference = load_module(os.path.join(job.task_dir, "reference.py"), "reference")
     except BaseException as e:
         reference_error = _cap(f"reference.py: {_describe(e)}")
+    lock.release()
     chan.send(Loaded(import_ms))
-    evaluator = Evaluator(job, candidate, reference, reference_error, baseline, baseline_note)
+    evaluator = Evaluator(job, candidate, reference, reference_error, baseline, baseline_note,
+                          lock)
     lost_after: int | None = None
     failed_at: int | None = None
     failed_in: dict[str, int] = {}  # stop_on_fail "entry": entry -> its first failing case

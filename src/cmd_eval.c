@@ -10,6 +10,7 @@
  * GPU at a time, with nothing else on the device. A candidate is stored once, after both.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
@@ -40,6 +41,19 @@
 /* Default checking workers per GPU on a timing platform (each holds a context and its inputs). */
 #define EVAL_CHECK_SLOTS_PER_GPU 8u
 
+/*
+ * Default timing workers per GPU (--timing-jobs). They share the GPU through its lock
+ * (runtime/gpulock.py): the timed rounds run alone on it, while the other workers start,
+ * load and check their next cases, which were most of the serial timing phase
+ * (bench/results/h200-2026-12-04: about 0.3 s of every 0.4 s timed case outside the rounds).
+ */
+#define EVAL_TIMING_JOBS_PER_GPU 4u
+/*
+ * The longest a timing worker may hold its GPU alone (runtime/gpulock.py kills a worker past
+ * it); every other worker's timeout is extended by this much per other slot on its GPU.
+ */
+#define EVAL_GPU_HOLD_MAX_S 60.0
+
 /* A candidate file larger than this is refused before it reaches a worker. */
 #define EVAL_MAX_CANDIDATE_BYTES (1u << 20)
 
@@ -62,7 +76,8 @@ struct eval_opts {
 	const char *timing; /* "events" (NULL) or "cuda_graph" (runtime/timing.py) */
 	const struct profile *profile; /* resolved or detected; its sources filter the tasks */
 	const char *cache_root; /* --cache-root, or NULL */
-	unsigned split; /* --split: checking jobs per candidate; 0: plan_shards() decides */
+	unsigned split;       /* --split: checking jobs per candidate; 0: plan_shards() decides */
+	unsigned timing_jobs; /* --timing-jobs: timing workers per GPU; 0: the default */
 	bool json, force, exit_status, heldout;
 	/* --backend slurm (docs/cluster.md): submit the run as shards instead of evaluating. */
 	struct slurm_run_opts sr;
@@ -132,8 +147,9 @@ static void usage(void)
 	       "  --task T          only task T (op or source/op; repeatable)\n"
 	       "  --source S        only tasks of source S\n"
 	       "  --platform P      cuda or interpreter (default: detected)\n"
-	       "  -j, --jobs N      checking slots (default: one per CPU core, at most 8 per GPU);\n"
-	       "                    timing always runs alone, one worker per GPU\n"
+	       "  -j, --jobs N      checking slots (default: one per CPU core, at most 8 per GPU)\n"
+	       "  --timing-jobs N   timing workers per GPU (default 4): the timed rounds run\n"
+	       "                    alone on the GPU, the others prepare meanwhile; 1: serial\n"
 	       "  --timing METHOD   events (default: each call, launch included) or cuda_graph\n"
 	       "                    (replays of a captured call); labelled in the results\n"
 	       "  --cache-root DIR  keep each candidate's Triton cache in DIR across runs (a warm\n"
@@ -186,6 +202,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		OPT_TIMING,
 		OPT_CACHE_ROOT,
 		OPT_SPLIT,
+		OPT_TIMING_JOBS,
 	};
 	static const struct option opts[] = {
 		{"solutions", required_argument, NULL, OPT_SOLUTIONS},
@@ -207,6 +224,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		{"timing", required_argument, NULL, OPT_TIMING},
 		{"cache-root", required_argument, NULL, OPT_CACHE_ROOT},
 		{"split", required_argument, NULL, OPT_SPLIT},
+		{"timing-jobs", required_argument, NULL, OPT_TIMING_JOBS},
 		SLURM_RUN_LONG_OPTIONS,
 		{"help", no_argument, NULL, 'h'},
 		{0},
@@ -277,6 +295,12 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 			    o->memory_mib > (1ULL << 30))
 				return kgb_usage_error("eval", "--memory-limit: expected MiB > 0, got "
 						       "'%s'", optarg);
+			break;
+		case OPT_TIMING_JOBS:
+			if (parse_int_range(optarg, 1, 64, &l) < 0)
+				return kgb_usage_error("eval", "--timing-jobs: expected 1..64, got "
+						       "'%s'", optarg);
+			o->timing_jobs = (unsigned)l;
 			break;
 		case OPT_STANDBY:
 			if (parse_int_range(optarg, 0, 8, &l) < 0)
@@ -953,6 +977,8 @@ static char **shard_eval_args(const struct eval_opts *o)
 		slurm_run_strv_pushf(&v, &n, "--split=%u", o->split);
 	if (o->standby >= 0)
 		slurm_run_strv_pushf(&v, &n, "--standby=%d", o->standby);
+	if (o->timing_jobs)
+		slurm_run_strv_pushf(&v, &n, "--timing-jobs=%u", o->timing_jobs);
 	if (o->python)
 		slurm_run_strv_pushf(&v, &n, "--python=%s", o->python);
 	slurm_run_strv_pushf(&v, &n, "--sandbox=%s", sandbox_mode_to_string(o->sandbox));
@@ -1052,6 +1078,31 @@ static int slurm_report(void *data, const struct catalog *cat, struct store *sto
 	return o->exit_status && total_failed ? KGB_EXIT_NO : KGB_EXIT_OK;
 }
 
+/*
+ * The GPU lock file of the timing workers, <scratch>/gpu.lock, open read-write at a descriptor
+ * above SANDBOX_PASS_FD (the sandbox passes it on as that fd). *ret_fd is the caller's to close.
+ */
+static int open_gpu_lock(const char *scratch, int *ret_fd, struct strbuf *err)
+{
+	char *path = path_join(scratch, "gpu.lock");
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600), r = 0;
+
+	if (fd < 0) {
+		r = -errno;
+		strbuf_addf(err, "cannot create the GPU lock '%s': %s", path, strerror(errno));
+	} else {
+		*ret_fd = fcntl(fd, F_DUPFD_CLOEXEC, SANDBOX_PASS_FD + 1);
+		if (*ret_fd < 0) {
+			r = -errno;
+			*ret_fd = 0;
+			strbuf_addf(err, "cannot duplicate the GPU lock: %s", strerror(errno));
+		}
+		close(fd);
+	}
+	free(path);
+	return r;
+}
+
 /* `kgb eval --backend slurm` (slurm_run.h): submits; never evaluates anything itself. */
 static int eval_submit(struct eval_opts *o, struct kgb_ctx *kctx)
 {
@@ -1085,6 +1136,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	json_t *sandbox_json = NULL;
 	char *heldout_harness = NULL;
 	char **env = NULL, **time_env = NULL, **slot_dev = NULL;
+	int gpu_lock_fd = 0;
 	json_t *probe = NULL;
 	struct ceilings ceil = {0};
 	size_t failed = 0, env_failures = 0;
@@ -1396,6 +1448,8 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		if (r >= 0 && two_phase) {
 			struct proto_job_opts jo = {.timed = true, .warmup = 10, .rounds = 25,
 						    .timing_method = o.timing};
+			unsigned timing_jobs = o.timing_jobs ? o.timing_jobs
+							     : EVAL_TIMING_JOBS_PER_GPU;
 			size_t nr_timed = 0;
 
 			for (size_t i = 0; i < nr_cands; i++) {
@@ -1415,14 +1469,29 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			ectx.phase = PHASE_TIME;
 			ectx.done = 0;
 			ectx.total = nr_timed;
-			so.slots = ngpu;
+			so.slots = ngpu * timing_jobs;
+			if (timing_jobs > 1 && nr_timed) {
+				r = open_gpu_lock(scratch.buf, &gpu_lock_fd, &err);
+				so.gpu_lock_fd = gpu_lock_fd;
+				/* A worker may wait while each other one on its GPU holds it. */
+				so.timeout_s = o.timeout_s + (timing_jobs - 1) * EVAL_GPU_HOLD_MAX_S;
+			}
+			if (slot_dev && r >= 0) {
+				/* Round-robin again: slot i on GPU i % ngpu, as in checking. */
+				sched_slot_devices_free(slot_dev);
+				slot_dev = sched_slot_devices(getenv("CUDA_VISIBLE_DEVICES"), ngpu,
+							      so.slots, &err);
+				so.slot_devices = (const char *const *)slot_dev;
+				if (!slot_dev)
+					r = -EINVAL;
+			}
 			/* The next timing worker imports while this one times (bench/throughput.sh). */
 			so.standby = o.standby < 0 ? 1 : (unsigned)o.standby;
-			sched_default_limits(&so.limits, platform, o.timeout_s, ngpu);
+			sched_default_limits(&so.limits, platform, o.timeout_s, so.slots);
 			/* The timing workers have the cores to themselves (input generation, checks). */
-			time_env = platform_worker_env(kctx->root, platform, ngpu);
+			time_env = platform_worker_env(kctx->root, platform, so.slots);
 			so.env = time_env;
-			if (nr_timed)
+			if (nr_timed && r >= 0)
 				r = sched_run(&so, jobs, nr_timed, on_done, &ectx, &err);
 		}
 		env_failures = ectx.env_failures;
@@ -1489,6 +1558,8 @@ out:
 	strv_free(env);
 	strv_free(time_env);
 	sched_slot_devices_free(slot_dev);
+	if (gpu_lock_fd > 0)
+		close(gpu_lock_fd);
 	store_free(store);
 	catalog_free(cat);
 	json_decref(probe);

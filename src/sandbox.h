@@ -117,7 +117,14 @@ struct sandbox_opts {
 	const char *const *hide_also;
 	struct sandbox_limits limits;
 	bool inherit_stdio;	      /* child uses kgb's own fds 0-2 (kgb sandbox-exec) */
+	/*
+	 * > 0: a descriptor of kgb's that the child gets as fd SANDBOX_PASS_FD (the GPU lock of
+	 * concurrent timing workers, sched.h); it must be above SANDBOX_PASS_FD. 0: none.
+	 */
+	int pass_fd;
 };
+
+#define SANDBOX_PASS_FD 4
 
 struct sandbox_child {
 	pid_t pid; /* also the process group id; under a pid namespace the worker's keeper,

@@ -36,16 +36,16 @@ struct slot {
 };
 
 static char **build_env(char *const *base, const char *devices, const char *triton_cache,
-			const char *tmpdir)
+			const char *tmpdir, const char *gpu_lock)
 {
 	static const char *const replaced[] = {"CUDA_VISIBLE_DEVICES=", "TRITON_CACHE_DIR=",
-					       "TMPDIR=", NULL};
+					       "TMPDIR=", "KGB_GPU_LOCK=", NULL};
 	size_t n = 0, k = 0;
 	char **env;
 
 	while (base && base[n])
 		n++;
-	env = xcalloc(n + 4, sizeof(*env));
+	env = xcalloc(n + 5, sizeof(*env));
 	for (size_t i = 0; i < n; i++) {
 		bool skip = false;
 
@@ -66,6 +66,10 @@ static char **build_env(char *const *base, const char *devices, const char *trit
 		env[k++] = strbuf_detach(&sb, NULL);
 		strbuf_addf(&sb, "TMPDIR=%s", tmpdir);
 		env[k++] = strbuf_detach(&sb, NULL);
+		if (gpu_lock) {
+			strbuf_addf(&sb, "KGB_GPU_LOCK=%s", gpu_lock);
+			env[k++] = strbuf_detach(&sb, NULL);
+		}
 	}
 	env[k] = NULL;
 	return env;
@@ -130,8 +134,22 @@ static int prep_worker(const struct sched_opts *o, const char *name, unsigned sl
 	} else {
 		p->cache = path_join(p->dir, "triton-cache");
 	}
+	if (o->gpu_lock_fd > 0) {
+		unsigned gpu = slot;
+
+		/* The lock's index is the GPU's: the first slot on the same device. */
+		for (unsigned j = 0; o->slot_devices && j < slot; j++) {
+			if (!strcmp(o->slot_devices[j], o->slot_devices[slot])) {
+				gpu = j;
+				break;
+			}
+		}
+		strbuf_addf(&sb, "%d:%u", SANDBOX_PASS_FD, gpu);
+		p->so.pass_fd = o->gpu_lock_fd;
+	}
 	p->env = build_env(o->env, o->slot_devices ? o->slot_devices[slot] : NULL, p->cache,
-			   p->dir);
+			   p->dir, sb.len ? sb.buf : NULL);
+	strbuf_release(&sb);
 	p->so.argv = argv;
 	p->so.envp = p->env;
 	p->so.cwd = p->dir;

@@ -75,6 +75,13 @@ struct sched_opts {
 	 * that would otherwise idle through the import; the worker touches no GPU before its job.
 	 */
 	unsigned standby;
+	/*
+	 * > 0: the GPU lock of timing workers that share a GPU (runtime/gpulock.py), an open
+	 * read-write file above SANDBOX_PASS_FD, borrowed. Each worker gets it as fd
+	 * SANDBOX_PASS_FD and KGB_GPU_LOCK=<fd>:<k>, k numbering the slot's GPU (the first slot
+	 * with the same slot_devices entry). 0: none (one worker per GPU needs no lock).
+	 */
+	int gpu_lock_fd;
 	struct sandbox *box;	   /* borrowed; NULL: no sandbox (sandbox.h) */
 	struct sandbox_limits limits;
 };

@@ -54,4 +54,18 @@ test_expect_success 'two phases with shards and a standby timing worker' '
 	grep -q "\[timed 1/1 " "$TMP/err3" &&
 	test "$(count checks)" = 0
 '
+test_expect_success 'several timing workers share the lock, passed into the sandbox' '
+	{ cat "$FIXTURES/candidates/scale/good.py" && echo "# a third"; } >"$TMP/sol/scale/good3.py" &&
+	rm -f "$TMP/sol/scale/wrong_tail.py" &&
+	ev --sandbox=auto --force --timing-jobs 3 --json >"$TMP/r4" 2>"$TMP/err4" && cat "$TMP/err4" &&
+	test "$(json_eval "$TMP/r4" "\", \".join(sorted(\"%s %s\" % (r[\"sample\"], r[\"verdict\"]) for r in recs[:-1]))")" = \
+		"good pass, good2 pass, good3 pass" &&
+	# Every case says where its time went; the timed ones waited for the lock (or not).
+	test "$(sqlite3 "$TMP/t.db" "select count(*) from cases where json_extract(detail, \"\$.phase_ms.check\") is null")" = 0 &&
+	test "$(sqlite3 "$TMP/t.db" "select count(*) from cases where timed = 1 and json_extract(detail, \"\$.phase_ms.wait\") is null")" = 0
+'
+test_expect_success '--timing-jobs takes 1..64' '
+	expect_status 2 ev --timing-jobs 0 2>"$TMP/err5" &&
+	grep -q "timing-jobs: expected 1..64, got .0." "$TMP/err5"
+'
 test_done

@@ -84,3 +84,13 @@ def test_hold_covers_the_launch_within_its_cap() -> None:
     assert 0.06 <= hold_for(0.03) < _HOLD_MAX_MS  # twice the launch and a margin
     assert hold_for(50.0) == _HOLD_MAX_MS  # host-bound: capped, the rest counts
     assert hold_for(float("nan")) == _HOLD_MAX_MS
+
+
+def test_the_baselines_hold_covers_a_host_bound_launch_the_candidates_does_not() -> None:
+    # A reference that launches for 10 ms (vLLM's Python loops): its own hold covers it, so
+    # its events measure the device; a candidate's hold stays at the short cap, so host work
+    # it does while the stream waits cannot hide behind a long hold.
+    from runtime.timing import _HOLD_MAX_BASE_MS, _HOLD_MAX_MS, hold_for
+    assert hold_for(10.0, _HOLD_MAX_BASE_MS) >= 20.0
+    assert hold_for(10.0) == _HOLD_MAX_MS < 10.0
+    assert hold_for(500.0, _HOLD_MAX_BASE_MS) == _HOLD_MAX_BASE_MS
