@@ -21,7 +21,8 @@
 # timed, so a later call with the store carried back times what was checked and checks the
 # rest. KGB_GPU_CHUNK (default: all tasks in one `kgb eval`, which keeps every slot busy) splits
 # the tasks into several runs. KGB_GPU_TASKS="t1 t2 ..." evaluates only those tasks (a re-run of
-# what changed since a full run; the record then says which commit each part came from).
+# what changed since a full run; the record then says which commit each part came from);
+# KGB_GPU_SOURCE=S only the tasks of source S.
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
@@ -46,7 +47,10 @@ if [ -n "${KGB_GPU_TASKS:-}" ]; then
 	read -r -a tasks <<<"$KGB_GPU_TASKS"
 	for t in "${tasks[@]}"; do sel+=(--task "$t"); done
 else
-	mapfile -t tasks < <(build/kgb list --platform cuda | awk 'NR > 1 { print $1 }')
+	# KGB_GPU_SOURCE=aten: every task of one source (a list too long for the tool's command).
+	src=${KGB_GPU_SOURCE:+--source $KGB_GPU_SOURCE}
+	mapfile -t tasks < <(build/kgb list --platform cuda $src | awk 'NR > 1 { print $1 }')
+	[ -n "$src" ] && sel=($src)
 fi
 complete=1
 for ((i = 0; i < ${#tasks[@]}; i += chunk)); do
