@@ -8,8 +8,10 @@
 #
 #   run(command="bash bench/gpu-session.sh eval", carry=["out/pin.tar", "out/resume.db"])
 #
-# Steps (the first argument), each writing under $OUT/r and packing it into $OUT/all.tgz (the
-# tool returns only a few files):
+# Steps (one or more arguments, run in order in the same call, so that a warm-cache run follows
+# the cold one on the same machine: a machine idle for 30 s between calls is handed back and
+# its Triton cache lost, as happened to call 4 of bench/results/h200-2026-12-04b), each writing
+# under $OUT/r/<step>, all packed into $OUT/all.tgz (the tool returns only a few files):
 #   eval     bench/gpu-eval.sh on every task, resumed from the warm machine's store
 #            (/tmp/keep/gpu.db) or else the carried out/resume.db; the store is kept in
 #            /tmp/keep for the next call and returned in all.tgz.
@@ -20,7 +22,7 @@
 # KGB_GPU_JOBS and the other bench/gpu-eval.sh variables pass through; the budget is what is
 # left of the call's 600 s.
 set -uo pipefail
-step=${1:?usage: gpu-session.sh eval|again|faults|method}
+[ $# -gt 0 ] || { echo "usage: gpu-session.sh eval|again|faults|method..." >&2; exit 2; }
 out=${OUT:-out}
 keep=/tmp/keep
 here=$PWD
@@ -31,27 +33,32 @@ if [ ! -x /tmp/p/build/kgb ] || [ "$(cat /tmp/p/.pin-sum 2>/dev/null)" != "$pin_
 	rm -rf /tmp/p && mkdir -p /tmp/p && tar -xf "$here/out/pin.tar" -C /tmp/p || exit 2
 	echo "$pin_sum" >/tmp/p/.pin-sum
 fi
-mkdir -p "$keep" "$out/r"
+mkdir -p "$keep"
 cd /tmp/p || exit 2
 export KGB_GPU_CACHE=${KGB_GPU_CACHE:-/tmp/kgbcache} KGB_GPU_JOBS=${KGB_GPU_JOBS:-16}
-left=$((${KGB_CALL_S:-588} - SECONDS - 15)) # KGB_CALL_S: the call's timeout_s, if below 600
-case "$step" in
-eval)
-	resume=$keep/gpu.db
-	[ -f "$resume" ] || resume=$here/out/resume.db
-	RESUME_DB=$resume KGB_GPU_BUDGET=$left OUT=$out/r bash bench/gpu-eval.sh
-	cp "$out/r/gpu.db" "$keep/gpu.db"
-	;;
-again)
-	KGB_GPU_BUDGET=$left OUT=$out/r RESUME_DB=$keep/again.db bash bench/gpu-eval.sh
-	cp "$out/r/gpu.db" "$keep/again.db"
-	;;
-faults) OUT=$out/r timeout "$left" bash bench/gpu-faults.sh >"$out/r/stdout.txt" 2>&1 ;;
-method) OUT=$out/r timeout "$left" bash bench/gpu-method.sh >"$out/r/stdout.txt" 2>&1 ;;
-*)
-	echo "gpu-session.sh: unknown step '$step'" >&2
-	exit 2
-	;;
-esac
-echo "step $step: $SECONDS s"
+for step in "$@"; do
+	r=$out/r/$step
+	mkdir -p "$r"
+	left=$((${KGB_CALL_S:-588} - SECONDS - 15)) # KGB_CALL_S: the call's timeout_s, if below 600
+	[ "$left" -ge 60 ] || { echo "step $step: skipped, $left s left"; continue; }
+	case "$step" in
+	eval)
+		resume=$keep/gpu.db
+		[ -f "$resume" ] || resume=$here/out/resume.db
+		RESUME_DB=$resume KGB_GPU_BUDGET=$left OUT=$r bash bench/gpu-eval.sh
+		cp "$r/gpu.db" "$keep/gpu.db"
+		;;
+	again)
+		KGB_GPU_BUDGET=$left OUT=$r RESUME_DB=$keep/again.db bash bench/gpu-eval.sh
+		cp "$r/gpu.db" "$keep/again.db"
+		;;
+	faults) OUT=$r timeout "$left" bash bench/gpu-faults.sh >"$r/stdout.txt" 2>&1 ;;
+	method) OUT=$r timeout "$left" bash bench/gpu-method.sh >"$r/stdout.txt" 2>&1 ;;
+	*)
+		echo "gpu-session.sh: unknown step '$step'" >&2
+		exit 2
+		;;
+	esac
+	echo "step $step: done at $SECONDS s" | tee -a "$out/r/steps.txt"
+done
 cd "$out" && tar czf all.tgz r && rm -rf r
