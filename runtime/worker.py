@@ -15,6 +15,7 @@ then the baseline (the reference on native copies), then compare.
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import json
 import os
@@ -62,6 +63,18 @@ _VALIDITY_SEED_XOR = 0x5DEECE66D  # the second input draw of a validity check
 # cuda platform are followed by a probe of the context.
 _CUDA_LOST_MARKERS = ("CUDA error", "Triton Error [CUDA]", "illegal memory access",
                       "device-side assert", "misaligned address", "unspecified launch failure")
+# Device memory is shared by the checking slots of a GPU (and by the timing workers of one):
+# on the H200, 16 slots drawing their largest cases at once ran it out of memory, and 6 of 110
+# shipped solutions failed a case with the other workers' memory, not their own (a warm-cache
+# run, bench/results/h200-2026-12-04c). A case that raises torch's out-of-memory error is
+# therefore run again after each of these waits, with this worker's cached blocks given back
+# first; only an error that outlasts them all is the case's verdict. And a worker whose cached
+# blocks exceed _RESERVED_KEEP_BYTES after a case gives them back, so an idle worker does not
+# sit on another's memory.
+_OOM_ERRORS = (getattr(torch, "OutOfMemoryError", torch.cuda.OutOfMemoryError),
+               torch.cuda.OutOfMemoryError)
+_OOM_WAITS_S = (1.0, 2.0, 4.0, 8.0, 16.0)
+_RESERVED_KEEP_BYTES = 1 << 30
 # Harness frames are left out of traces: they are the same in every one.
 _RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
 EXIT_JOB = 3  # STYLE §3: bad input data (the job line)
@@ -176,6 +189,8 @@ class CaseReport:
     # seconds, during which this case's timed rounds had the GPU alone ("wait" in phase_ms is
     # the time spent waiting for the lock).
     gpu_exclusive: tuple[float, float] | None = None
+    # How often the case ran out of device memory and was run again (Evaluator.run).
+    oom_retries: int | None = None
 
 
 @dataclass(frozen=True)
@@ -197,6 +212,14 @@ class Done:
 
 
 Message = Hello | Loaded | CaseReport | FatalReport | Done
+
+
+class _OutOfMemory(Exception):
+    """A case ran out of device memory; carries the report it gets if no retry succeeds."""
+
+    def __init__(self, report: CaseReport) -> None:
+        super().__init__(report.message)
+        self.report = report
 
 
 class Fatal(Exception):
@@ -539,6 +562,11 @@ class Evaluator:
 
     def _failed(self, case: CaseSpec, verdict: str, e: BaseException,
                 prefix: str = "") -> tuple[CaseReport, bool]:
+        """The report of a case that raised; an out-of-memory error is raised on to run(),
+        which retries the case (_OOM_WAITS_S)."""
+        if isinstance(e, _OOM_ERRORS):
+            raise _OutOfMemory(CaseReport(case.id, verdict, message=_cap(prefix + _describe(e)),
+                                          trace=_trace(e)))
         lost = self._context_lost(e)
         return CaseReport(case.id, "error" if lost else verdict,
                           message=_cap(prefix + _describe(e)), trace=_trace(e)), lost
@@ -589,19 +617,48 @@ class Evaluator:
         self._phases = _Phases(t0)
         compiled = _compile_clock.ms
         spans = len(self.lock.exclusive_spans)
+        retries = 0
         try:
-            self.lock.shared()
-            self._phases.mark("wait")
-            report, lost = (self._validity(case) if self.job.mode == "validity"
-                            else self._evaluate(case))
+            while True:
+                self.lock.shared()
+                self._phases.mark("wait")
+                try:
+                    report, lost = (self._validity(case) if self.job.mode == "validity"
+                                    else self._evaluate(case))
+                    break
+                except (_OutOfMemory, *_OOM_ERRORS) as e:
+                    if retries == len(_OOM_WAITS_S):
+                        if not isinstance(e, _OutOfMemory):
+                            raise  # out of memory in the harness's own work: as any error
+                        report, lost = replace(e.report, message=_cap(
+                            f"{e.report.message} (out of device memory in each of "
+                            f"{retries + 1} attempts)")), False
+                        break
+                # Outside the handler, so the error's frames (and their tensors) are gone.
+                self._phases.mark("check")
+                self.lock.release()
+                self._give_back_memory(force=True)
+                time.sleep(_OOM_WAITS_S[retries])
+                retries += 1
             self._phases.mark("check")  # what ran after the last mark
+            self._give_back_memory()
         finally:
             self.lock.release()
         if len(self.lock.exclusive_spans) > spans:
             report = replace(report, gpu_exclusive=self.lock.exclusive_spans[-1])
         return replace(report, ms=(time.perf_counter() - t0) * 1e3,
-                       phase_ms=self._phases.rounded(),
+                       phase_ms=self._phases.rounded(), oom_retries=retries or None,
                        compile_ms=round(_compile_clock.ms - compiled, 3)), lost
+
+    def _give_back_memory(self, force: bool = False) -> None:
+        """Return this worker's cached device memory to the GPU: always after running out of
+        it, else when more than _RESERVED_KEEP_BYTES is cached (_OOM_WAITS_S)."""
+        if self.job.platform != "cuda":
+            return
+        if force:
+            gc.collect()
+        if force or torch.cuda.memory_reserved(self.device) > _RESERVED_KEEP_BYTES:
+            torch.cuda.empty_cache()
 
     def _evaluate(self, case: CaseSpec) -> tuple[CaseReport, bool]:
         entry = self.job.entry(case.entry)

@@ -310,3 +310,32 @@ def test_baseline_py_is_the_timing_baseline_only_where_it_loads(tmp_path: Path) 
     assert fn is ref and label.startswith("reference (baseline.py did not load")
     assert Evaluator(timing, None, None, None)._baseline_fn(  # type: ignore[arg-type]
         SimpleNamespace(name="op"), ref) == (ref, "reference")
+
+
+@pytest.mark.parametrize("times, verdict, retries", [("2", "pass", 2), ("always", "error", 2)])
+def test_out_of_memory_is_retried(times: str, verdict: str, retries: int,
+                                  tmp_path: Path) -> None:
+    """A case that runs out of device memory (another worker's, on a shared GPU) runs again
+    after a wait; only an error that outlasts every retry is its verdict, and says so."""
+    count = tmp_path / "count"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TRITON_INTERPRET="1",
+               OOM_COUNT_FILE=str(count), OOM_TIMES=times)
+    # Two short waits instead of the real schedule; the worker otherwise runs unchanged.
+    code = ("import sys, runtime.worker as w; w._OOM_WAITS_S = (0.05, 0.05); "
+            "sys.exit(w.main())")
+    case = dict(add_cases()[2], id=0)  # float32: torch.add is exact enough there
+    line = json.dumps(job(CANDIDATES / "out_of_memory.py", [case],
+                          allow=TEST_ALLOW + ["torch.OutOfMemoryError", "open"])) + "\n"
+    p = subprocess.run([sys.executable, "-c", code], input=line.encode(), capture_output=True,
+                       cwd=tmp_path, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr.decode()
+    msgs = [json.loads(x) for x in p.stdout.decode().splitlines()]
+    check_sequence(msgs, 1)
+    case = msgs[2]
+    assert case["verdict"] == verdict and case["oom_retries"] == retries, case
+    if verdict == "pass":
+        assert int(count.read_text()) >= 3  # two failed calls, then the passing one
+    else:
+        assert "OutOfMemoryError" in case["message"]
+        assert "out of device memory in each of 3 attempts" in case["message"]
+        assert int(count.read_text()) == 3

@@ -63,9 +63,11 @@ def check_exponential_(sample, draw):
     if d > bound:
         return (f"not exponential with rate {lambd}: Kolmogorov-Smirnov distance {d:.4f} "
                 f"exceeds {bound:.4f} over {n} values")
+    # The mean's six-sigma test needs many values: one value is above 7 (six sigma) with
+    # probability e^-7, which failed honest samplers of small shapes; the KS test covers those.
     mean = float(y.mean())
     sd = 1 / math.sqrt(n)
-    if abs(mean - 1) > _SIGMA * sd + slack:
+    if n >= 1000 and abs(mean - 1) > _SIGMA * sd + slack:
         return f"mean {mean / lambd:.5g}, expected {1 / lambd:.5g} +- {sd / lambd:.2g}"
     c = y - 1
     msg = _lag_test(c, 1, "neighbouring elements")

@@ -25,6 +25,12 @@ import math
 import torch
 
 _SIGMA = 6.0
+# A six-sigma test trusts the normal approximation, which fails where few terms carry the sum:
+# the shipped solution failed the cross-call correlation test on a scalar case (rate near 0.2)
+# in one of three interpreter runs. Each such test runs only where its variance is at least
+# _MIN_VAR (where the exact tails stay near the normal's); the KS test, exact at any size,
+# covers the rest.
+_MIN_VAR = 100.0
 _ALPHA = 1e-8  # the KS test's false-alarm probability (DKW inequality)
 _SAME_LOG_P = math.log(1e-9)
 _EDGES = (0.0, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, math.inf)
@@ -42,20 +48,22 @@ def _lag_test(r: torch.Tensor, v: torch.Tensor, lag: int, what: str) -> str | No
     if lag <= 0 or lag >= r.numel():
         return None
     s = float((r[:-lag] * r[lag:]).sum())
-    sd = math.sqrt(float((v[:-lag] * v[lag:]).sum()))
-    if abs(s) > _SIGMA * sd + 1e-9:
+    var = float((v[:-lag] * v[lag:]).sum())
+    sd = math.sqrt(var)
+    if var >= _MIN_VAR and abs(s) > _SIGMA * sd + 1e-9:
         return (f"{what} are correlated (sum of residual products {s:.1f}, standard deviation "
                 f"{sd:.1f})")
     return None
 
 
 def _pit(k: torch.Tensor, lam: torch.Tensor) -> torch.Tensor:
-    """Randomized PIT of draws k (float64 integers) under Poisson(lam), on the CPU."""
-    k, lam = k.cpu(), lam.cpu()
+    """Randomized PIT of draws k (float64 integers) under Poisson(lam), on their device (on
+    the CPU this test took 18-23 s of a timed case's 67 M draws on the H200, and held the
+    checking phase open: bench/results/h200-2026-12-04c)."""
     hi = torch.special.gammaincc(k + 1, lam)  # P(X <= k)
     lo = torch.where(k > 0, torch.special.gammaincc(k.clamp(min=1), lam), torch.zeros_like(k))
-    g = torch.Generator().manual_seed(12345)
-    v = torch.rand(k.shape, generator=g, dtype=torch.float64)
+    g = torch.Generator(device=k.device).manual_seed(12345)
+    v = torch.rand(k.shape, generator=g, dtype=torch.float64, device=k.device)
     return lo + v * (hi - lo)
 
 
@@ -78,11 +86,11 @@ def _check_poisson(out: torch.Tensor, rate: torch.Tensor, draw_out) -> str | Non
             continue
         s, want = float(x[m].sum()), float(lam[m].sum())
         sd = math.sqrt(want)
-        if abs(s - want) > _SIGMA * sd + 1e-6:
+        if want >= _MIN_VAR and abs(s - want) > _SIGMA * sd + 1e-6:
             return (f"draws sum to {s:.0f} where the rate is in [{lo}, {hi}), expected "
                     f"{want:.1f} +- {sd:.1f}")
     u, _ = torch.sort(_pit(x, lam))
-    i = torch.arange(1, n + 1, dtype=torch.float64)
+    i = torch.arange(1, n + 1, dtype=torch.float64, device=u.device)
     d = max(float((i / n - u).max()), float((u - (i - 1) / n).max()))
     bound = math.sqrt(math.log(2 / _ALPHA) / (2 * n)) + 1e-6
     if d > bound:
@@ -101,12 +109,13 @@ def _check_poisson(out: torch.Tensor, rate: torch.Tensor, draw_out) -> str | Non
     diff = float((x != y).sum())
     if log_same < _SAME_LOG_P and diff == 0:
         return "two calls gave the same sample"
-    want, sd = float(q.sum()), math.sqrt(float((q * (1 - q)).sum()))
-    if abs(diff - want) > _SIGMA * sd + 1e-6:
+    want, var = float(q.sum()), float((q * (1 - q)).sum())
+    sd = math.sqrt(var)
+    if var >= _MIN_VAR and abs(diff - want) > _SIGMA * sd + 1e-6:
         return (f"two calls differ in {diff:.0f} elements, independent samples differ in "
                 f"{want:.1f} +- {sd:.1f}")
-    s, sd = float((r * (y - lam)).sum()), math.sqrt(float((lam * lam).sum()))
-    if abs(s) > _SIGMA * sd + 1e-9:
+    s, var = float((r * (y - lam)).sum()), float((lam * lam).sum())
+    if var >= _MIN_VAR and abs(s) > _SIGMA * math.sqrt(var) + 1e-9:
         return f"two calls gave correlated samples (sum of residual products {s:.1f})"
     return None
 
