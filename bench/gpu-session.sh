@@ -19,6 +19,7 @@
 #            warm-cache suite time, and the second store for bench/precision.py).
 #   faults   bench/gpu-faults.sh.
 #   method   bench/gpu-method.sh.
+#   oom      bench/gpu-oom.sh.
 # KGB_GPU_JOBS and the other bench/gpu-eval.sh variables pass through; the budget is what is
 # left of the call's 600 s.
 set -uo pipefail
@@ -54,6 +55,7 @@ for step in "$@"; do
 		;;
 	faults) OUT=$r timeout "$left" bash bench/gpu-faults.sh >"$r/stdout.txt" 2>&1 ;;
 	method) OUT=$r timeout "$left" bash bench/gpu-method.sh >"$r/stdout.txt" 2>&1 ;;
+	oom) OUT=$r KGB_GPU_BUDGET=$((left - 10)) bash bench/gpu-oom.sh ;;
 	*)
 		echo "gpu-session.sh: unknown step '$step'" >&2
 		exit 2
