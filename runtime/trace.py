@@ -30,7 +30,8 @@ from typing import Any
 
 from triton.runtime.jit import JITFunction
 
-__all__ = ["Kernel", "MAX_FOREIGN_SHARE", "judge", "kernel_sum_us", "sum_judge", "traced"]
+__all__ = ["Kernel", "MAX_FOREIGN_SHARE", "NotRecorded", "device_kernels", "judge",
+           "kernel_sum_us", "sum_judge", "traced"]
 
 # "Negligible share" (issue 4): above this share of device time in foreign compute kernels the
 # candidate did not do the work in Triton. Measured honest candidates spend 0% there (they may
@@ -42,6 +43,12 @@ _FILL_MARKERS = ("Memset", "FillFunctor", "fill_kernel")
 # Same-dtype copies: the profiler's "Memcpy DtoD", and ATen's direct copy, the one user of
 # gpu_kernel_nocast (seen on the H200 for .contiguous() of a strided input).
 _COPY_MARKERS = ("Memcpy DtoD", "direct_copy_kernel", "gpu_kernel_impl_nocast")
+
+
+class NotRecorded(RuntimeError):
+    """The profiler did not record the trace's first kernel, the harness's own: the trace says
+    nothing about the candidate. On the H200 a device with no memory left for the profiler's
+    buffers gave empty traces, which read as "the device ran nothing" (bench/gpu-oom.sh)."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +147,19 @@ def kernel_sum_us(kernels: list[Kernel]) -> float:
     return sum(k.us for k in kernels)
 
 
+def device_kernels(activities: list[tuple[str, float, float]]) -> list[Kernel]:
+    """The kernels of a trace from its device activities (name, start, microseconds), less the
+    harness's sentinel: a fill that traced() runs before the call, so the earliest activity.
+    Raises NotRecorded when the earliest activity is not a fill, or there is none."""
+    ordered = sorted(activities, key=lambda a: a[1])
+    if not ordered or not any(m in ordered[0][0] for m in _FILL_MARKERS):
+        raise NotRecorded("L3 device trace: the profiler did not record the harness's own "
+                          "kernel ahead of the call (" + (f"first: {ordered[0][0][:100]}"
+                                                          if ordered else "nothing at all")
+                          + "), so the trace cannot be judged")
+    return [Kernel(name, us) for name, _, us in ordered[1:]]
+
+
 def traced(fn: Callable[[], Any]) -> tuple[Any, list[Kernel], set[str], float]:
     """Calls fn() with the profiler on; its result, the device's kernels, Triton's names, and
     the microseconds between CUDA events recorded on the current stream around the call.
@@ -153,12 +173,14 @@ def traced(fn: Callable[[], Any]) -> tuple[Any, list[Kernel], set[str], float]:
     from torch.profiler import ProfilerActivity, profile
 
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    sentinel = torch.ones(1, device="cuda")
     torch.cuda.synchronize()
     with _triton_names() as names, profile(activities=[ProfilerActivity.CUDA]) as prof:
+        sentinel.zero_()  # device_kernels: proof that the profiler records this trace
         start.record()
         out = fn()
         end.record()
         torch.cuda.synchronize()
-    kernels = [Kernel(e.name, float(e.time_range.elapsed_us())) for e in prof.events()
-               if e.device_type == DeviceType.CUDA]
+    kernels = device_kernels([(e.name, float(e.time_range.start), float(e.time_range.elapsed_us()))
+                              for e in prof.events() if e.device_type == DeviceType.CUDA])
     return out, kernels, set(names), float(start.elapsed_time(end)) * 1e3

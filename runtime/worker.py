@@ -36,7 +36,7 @@ from runtime.ghost import POISONS
 from runtime.ghost import poisoned_empty
 from runtime.ghost import replay as ghost_replay
 from runtime.trace import judge as trace_judge
-from runtime.trace import kernel_sum_us, sum_judge, traced
+from runtime.trace import NotRecorded, kernel_sum_us, sum_judge, traced
 from runtime.gpulock import GpuLock
 from runtime.gpulock import from_env as gpu_lock_from_env
 from runtime.guards import Finding, scan
@@ -71,6 +71,9 @@ _CUDA_LOST_MARKERS = ("CUDA error", "Triton Error [CUDA]", "illegal memory acces
 # first; only an error that outlasts them all is the case's verdict. And a worker whose cached
 # blocks exceed _RESERVED_KEEP_BYTES after a case gives them back, so an idle worker does not
 # sit on another's memory.
+# A CUDA driver call that cannot allocate (a module load, a context's own buffers) raises
+# torch.AcceleratorError "CUDA error: out of memory" instead (bench/gpu-oom.sh); that error is
+# not sticky, so it is retried too rather than taken for a lost context.
 _OOM_ERRORS = (getattr(torch, "OutOfMemoryError", torch.cuda.OutOfMemoryError),
                torch.cuda.OutOfMemoryError)
 _OOM_WAITS_S = (1.0, 2.0, 4.0, 8.0, 16.0)
@@ -212,6 +215,13 @@ class Done:
 
 
 Message = Hello | Loaded | CaseReport | FatalReport | Done
+
+
+def _is_oom(e: BaseException) -> bool:
+    """Torch's out-of-memory error, a CUDA call's (see _OOM_ERRORS), or an L3 trace that the
+    profiler could not record (runtime.trace.NotRecorded: it lacked memory for its buffers)."""
+    return isinstance(e, (*_OOM_ERRORS, NotRecorded)) or (
+        isinstance(e, RuntimeError) and "CUDA error: out of memory" in str(e))
 
 
 class _OutOfMemory(Exception):
@@ -564,7 +574,7 @@ class Evaluator:
                 prefix: str = "") -> tuple[CaseReport, bool]:
         """The report of a case that raised; an out-of-memory error is raised on to run(),
         which retries the case (_OOM_WAITS_S)."""
-        if isinstance(e, _OOM_ERRORS):
+        if _is_oom(e):
             raise _OutOfMemory(CaseReport(case.id, verdict, message=_cap(prefix + _describe(e)),
                                           trace=_trace(e)))
         lost = self._context_lost(e)
@@ -626,7 +636,9 @@ class Evaluator:
                     report, lost = (self._validity(case) if self.job.mode == "validity"
                                     else self._evaluate(case))
                     break
-                except (_OutOfMemory, *_OOM_ERRORS) as e:
+                except BaseException as e:
+                    if not (isinstance(e, _OutOfMemory) or _is_oom(e)):
+                        raise
                     if retries == len(_OOM_WAITS_S):
                         if not isinstance(e, _OutOfMemory):
                             raise  # out of memory in the harness's own work: as any error
@@ -792,6 +804,8 @@ class Evaluator:
                     self._sync()
                 launches = n[0]
             except BaseException as e:
+                if _is_oom(e):
+                    raise  # the GPU's memory, not the candidate: run() runs the case again
                 return CaseReport(case.id, "hack", message=_cap(
                     "L2 ghost replay: with its Triton launches skipped the candidate raised "
                     f"(the check fails closed): {_describe(e)}"))
@@ -820,6 +834,8 @@ class Evaluator:
                 out = call(cand_fn, args)
                 self._sync()
         except BaseException as e:
+            if _is_oom(e):
+                raise  # as in _ghost
             return CaseReport(case.id, "error", message=_cap(
                 f"determinism re-run (uninitialised memory poisoned) raised: {_describe(e)}"))
         res = self._check(entry, case, out, args, ref, base)
@@ -844,6 +860,8 @@ class Evaluator:
         try:
             out, kernels, names, event_us = traced(lambda: call(cand_fn, args))
         except BaseException as e:
+            if _is_oom(e):
+                raise  # as in _ghost; a trace the profiler could not record raises one too
             return CaseReport(case.id, "hack", message=_cap(
                 f"L3 device trace: the traced call failed (the check fails closed): {_describe(e)}"))
         if _did_nothing(out, args, inputs, entry.mutates):

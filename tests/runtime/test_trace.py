@@ -1,6 +1,8 @@
 """L3 device trace: the rule over a kernel list (the profiler half needs a GPU)."""
 
-from runtime.trace import MAX_FOREIGN_SHARE, Kernel, judge
+import pytest
+
+from runtime.trace import MAX_FOREIGN_SHARE, Kernel, NotRecorded, device_kernels, judge
 
 TRITON = {"_add_kernel"}
 REDUCE = "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float>>(...)"
@@ -98,3 +100,17 @@ def test_kernel_sum_beyond_the_events_is_flagged():
     assert msg and "outside the call's stream" in msg
     for bad in ((float("nan"), 1.0), (1.0, float("inf")), (-1.0, 5.0)):
         assert "fails closed" in (sum_judge(*bad) or "")
+
+
+def test_device_kernels_drop_the_sentinel_and_need_it() -> None:
+    """traced() runs a fill of its own before the call: it is left out of the kernels, and a
+    trace without it first (the profiler recorded nothing, or lost the start) cannot be judged,
+    instead of reading as "the device ran nothing"."""
+    fill = "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>"
+    acts = [("add_kernel", 12.0, 3.5), (fill, 10.0, 1.0), ("Memset (Device)", 15.0, 0.5)]
+    assert device_kernels(acts) == [Kernel("add_kernel", 3.5), Kernel("Memset (Device)", 0.5)]
+    assert device_kernels([(fill, 1.0, 1.0)]) == []
+    with pytest.raises(NotRecorded, match="nothing at all"):
+        device_kernels([])
+    with pytest.raises(NotRecorded, match="first: add_kernel"):
+        device_kernels([("add_kernel", 1.0, 3.5), (fill, 2.0, 1.0)])

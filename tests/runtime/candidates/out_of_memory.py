@@ -1,5 +1,6 @@
-"""Test candidate: raises torch's out-of-memory error on its first OOM_TIMES calls (a count
-kept in a file named by OOM_COUNT_FILE, 'always' for every call), then adds correctly."""
+"""Test candidate: raises torch's out-of-memory error (OOM_KIND=driver: the RuntimeError of a
+CUDA driver call that cannot allocate) on its first OOM_TIMES calls (a count kept in a file
+named by OOM_COUNT_FILE, 'always' for every call), then adds correctly."""
 
 import os
 
@@ -14,6 +15,8 @@ def _maybe_fail():
     with open(_COUNT, "w") as f:
         f.write(str(n + 1))
     if limit == "always" or n < int(limit):
+        if os.environ.get("OOM_KIND") == "driver":
+            raise RuntimeError("CUDA error: out of memory (test)")
         raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB (test)")
 
 
