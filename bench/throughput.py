@@ -7,7 +7,8 @@ checking phase ("[i/n +Ts] task: checked ..." or a stored verdict) and then its 
 checking phase's length and its last two finishers (the long poles), the timing phase's length
 and seconds per timed candidate; with the store, the candidates' summed import time and the
 cases' worker time by phase (waiting for the GPU lock, inputs, checks, timed rounds, the
-event/wall cross-check) and inside Triton's compile.
+event/wall cross-check) and inside Triton's compile, and the timing pass's harness overhead per
+candidate beyond its own compile and calls.
 Only the standard library.
 """
 
@@ -72,7 +73,39 @@ def main() -> int:
             parts = ", ".join(f"{k} {(v or 0) / 1e3:.1f}" for k, v in zip(PHASES, rows[3:]))
             print(f"{what}: {rows[0]}, worker time {rows[1] / 1e3:.1f} s: {parts} s; "
                   f"inside Triton's compile {(rows[2] or 0) / 1e3:.1f} s")
+        overhead(db)
     return 0
+
+
+# The candidate's own calls in a timed case: the check's call, the warm-up (kgb eval's
+# proto_job_opts.warmup), the calibrated rounds and the event/wall cross-check's calls
+# (runtime/timing.py _GAP_CALLS).
+WARMUP_CALLS = 10
+GAP_CALLS = 10
+
+
+def overhead(db: sqlite3.Connection) -> None:
+    """Issue 5's "harness overhead per candidate beyond its own compile and GPU time", for the
+    timing pass: each timed case's worker time less its wait for the GPU lock, its compile and
+    its own calls (their count times its median time, an estimate), summed per candidate."""
+    per: dict[str, list[float]] = {}
+    for key, ms, wait, comp, cand, rounds in db.execute(
+            "SELECT eval_key, json_extract(detail, '$.ms'), "
+            "json_extract(detail, '$.phase_ms.wait'), json_extract(detail, '$.compile_ms'), "
+            "json_extract(detail, '$.time_cand_ms'), json_extract(detail, '$.rounds') "
+            "FROM cases WHERE timed = 1 AND json_extract(detail, '$.time_cand_ms') IS NOT NULL"):
+        own = (cand or 0) * (1 + WARMUP_CALLS + (rounds or 0) + GAP_CALLS)
+        row = per.setdefault(key, [0.0, 0.0, 0.0])
+        row[0] += (ms or 0) - (wait or 0)
+        row[1] += comp or 0
+        row[2] += own
+    if not per:
+        return
+    n = len(per)
+    work, comp, own = (sum(r[i] for r in per.values()) / n / 1e3 for i in range(3))
+    print(f"timing pass, per timed candidate ({n}): {work:.2f} s of worker time besides waiting "
+          f"for the lock = own compile {comp:.2f} s + own calls {own:.3f} s (estimated) + "
+          f"harness {work - comp - own:.2f} s")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,46 @@
+"""bench/throughput.py's harness-overhead line over a small store (the rest of the script only
+sums columns)."""
+
+import importlib.util
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_throughput():
+    spec = importlib.util.spec_from_file_location("throughput", ROOT / "bench" / "throughput.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_overhead_per_candidate(capsys: pytest.CaptureFixture[str]) -> None:
+    tp = load_throughput()
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE cases(eval_key TEXT, case_id INTEGER, timed INTEGER, detail TEXT)")
+
+    def case(key: str, cid: int, timed: int, **detail: object) -> None:
+        db.execute("INSERT INTO cases VALUES (?, ?, ?, ?)", (key, cid, timed, json.dumps(detail)))
+    # candidate a: two timed cases; b: one; an untimed case and a timed one without a time
+    # (its method could not time it) count for nothing.
+    case("a", 0, 1, ms=3000, phase_ms={"wait": 1000}, compile_ms=200, time_cand_ms=1.0,
+         rounds=29)  # own calls: (1 + 10 + 29 + 10) x 1 ms = 50 ms
+    case("a", 1, 1, ms=1000, phase_ms={"wait": 0}, compile_ms=0, time_cand_ms=2.0, rounds=9)
+    case("b", 0, 1, ms=500, phase_ms={"wait": 100}, compile_ms=100, time_cand_ms=0.5,
+         rounds=49)
+    case("b", 1, 0, ms=9999, compile_ms=9999)
+    case("b", 2, 1, ms=9999, phase_ms={"wait": 0}, compile_ms=9999)
+    tp.overhead(db)
+    out = capsys.readouterr().out
+    # a: 3000 work, 200 compile, 50 + 60 own; b: 400 work, 100 compile, 35 own; means of the two
+    assert out.strip() == ("timing pass, per timed candidate (2): 1.70 s of worker time besides "
+                           "waiting for the lock = own compile 0.15 s + own calls 0.072 s "
+                           "(estimated) + harness 1.48 s")
+    empty = sqlite3.connect(":memory:")
+    empty.execute("CREATE TABLE cases(eval_key TEXT, case_id INTEGER, timed INTEGER, detail TEXT)")
+    tp.overhead(empty)
+    assert capsys.readouterr().out == ""
