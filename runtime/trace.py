@@ -46,8 +46,8 @@ _COPY_MARKERS = ("Memcpy DtoD", "direct_copy_kernel", "gpu_kernel_impl_nocast")
 
 
 class NotRecorded(RuntimeError):
-    """The profiler did not record the trace's first kernel, the harness's own: the trace says
-    nothing about the candidate. On the H200 a device with no memory left for the profiler's
+    """The profiler recorded nothing, not even the harness's own kernel: the trace says nothing
+    about the candidate. On the H200 a device with no memory left for the profiler's
     buffers gave empty traces, which read as "the device ran nothing" (bench/gpu-oom.sh)."""
 
 
@@ -150,14 +150,17 @@ def kernel_sum_us(kernels: list[Kernel]) -> float:
 def device_kernels(activities: list[tuple[str, float, float]]) -> list[Kernel]:
     """The kernels of a trace from its device activities (name, start, microseconds), less the
     harness's sentinel: a fill that traced() runs before the call, so the earliest activity.
-    Raises NotRecorded when the earliest activity is not a fill, or there is none."""
+    Raises NotRecorded when there is no activity at all: with the sentinel in the trace, an
+    empty one means the profiler recorded nothing, not that the candidate ran nothing. Where
+    the earliest activity is not a fill (the profiler lost the sentinel but not the rest), the
+    rest is judged whole, as it was before the sentinel."""
+    if not activities:
+        raise NotRecorded("L3 device trace: the profiler recorded nothing, not even the "
+                          "harness's own kernel ahead of the call, so the trace cannot be judged")
     ordered = sorted(activities, key=lambda a: a[1])
-    if not ordered or not any(m in ordered[0][0] for m in _FILL_MARKERS):
-        raise NotRecorded("L3 device trace: the profiler did not record the harness's own "
-                          "kernel ahead of the call (" + (f"first: {ordered[0][0][:100]}"
-                                                          if ordered else "nothing at all")
-                          + "), so the trace cannot be judged")
-    return [Kernel(name, us) for name, _, us in ordered[1:]]
+    if any(m in ordered[0][0] for m in _FILL_MARKERS):
+        ordered = ordered[1:]
+    return [Kernel(name, us) for name, _, us in ordered]
 
 
 def traced(fn: Callable[[], Any]) -> tuple[Any, list[Kernel], set[str], float]:
