@@ -68,9 +68,9 @@ _CUDA_LOST_MARKERS = ("CUDA error", "Triton Error [CUDA]", "illegal memory acces
 # shipped solutions failed a case with the other workers' memory, not their own (a warm-cache
 # run, bench/results/h200-2026-12-04c). A case that raises torch's out-of-memory error is
 # therefore run again after each of these waits, with this worker's cached blocks given back
-# first; only an error that outlasts them all is the case's verdict. And a worker whose cached
-# blocks exceed _RESERVED_KEEP_BYTES after a case gives them back, so an idle worker does not
-# sit on another's memory.
+# first; only an error that outlasts them all is the case's verdict. And a checking worker
+# whose cached blocks exceed _RESERVED_KEEP_BYTES after a case gives them back, so an idle
+# worker does not sit on another's memory.
 # A CUDA driver call that cannot allocate (a module load, a context's own buffers) raises
 # torch.AcceleratorError "CUDA error: out of memory" instead (bench/gpu-oom.sh); that error is
 # not sticky, so it is retried too rather than taken for a lost context.
@@ -664,12 +664,15 @@ class Evaluator:
 
     def _give_back_memory(self, force: bool = False) -> None:
         """Return this worker's cached device memory to the GPU: always after running out of
-        it, else when more than _RESERVED_KEEP_BYTES is cached (_OOM_WAITS_S)."""
+        it, else in a checking job when more than _RESERVED_KEEP_BYTES is cached
+        (_OOM_WAITS_S). A timing job keeps its cache: its few workers per GPU have room, and
+        allocating its large inputs afresh for every case would lengthen the serial phase."""
         if self.job.platform != "cuda":
             return
         if force:
             gc.collect()
-        if force or torch.cuda.memory_reserved(self.device) > _RESERVED_KEEP_BYTES:
+        if force or (not self.job.rounds
+                     and torch.cuda.memory_reserved(self.device) > _RESERVED_KEEP_BYTES):
             torch.cuda.empty_cache()
 
     def _evaluate(self, case: CaseSpec) -> tuple[CaseReport, bool]:
