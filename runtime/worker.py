@@ -838,7 +838,10 @@ class Evaluator:
                 self._sync()
         except BaseException as e:
             if _is_oom(e):
-                raise  # as in _ghost
+                # As in _ghost; the rerun of the case must re-run this too (else a candidate
+                # that raised out of memory here once would skip it for the entry).
+                self._rerun_done.discard(entry.name)
+                raise
             return CaseReport(case.id, "error", message=_cap(
                 f"determinism re-run (uninitialised memory poisoned) raised: {_describe(e)}"))
         res = self._check(entry, case, out, args, ref, base)
@@ -863,8 +866,9 @@ class Evaluator:
         try:
             out, kernels, names, event_us = traced(lambda: call(cand_fn, args))
         except BaseException as e:
-            if _is_oom(e):
-                raise  # as in _ghost; a trace the profiler could not record raises one too
+            if _is_oom(e):  # as in _rerun; a trace the profiler could not record is one too
+                self._traced.discard(entry.name)
+                raise
             return CaseReport(case.id, "hack", message=_cap(
                 f"L3 device trace: the traced call failed (the check fails closed): {_describe(e)}"))
         if _did_nothing(out, args, inputs, entry.mutates):

@@ -340,3 +340,24 @@ def test_out_of_memory_is_retried(times: str, verdict: str, retries: int, kind: 
         assert "OutOfMemoryError" in case["message"]
         assert "out of device memory in each of 3 attempts" in case["message"]
         assert int(count.read_text()) == 3
+
+
+def test_out_of_memory_retry_repeats_the_once_per_entry_checks(tmp_path: Path) -> None:
+    """The determinism re-run runs once per entry; a case retried after running out of memory
+    inside it runs it again, so raising there cannot skip it (the 4th call, the re-run of the
+    retried case, is wrong and must be caught)."""
+    count = tmp_path / "count"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TRITON_INTERPRET="1", OOM_COUNT_FILE=str(count))
+    code = ("import sys, runtime.worker as w; w._OOM_WAITS_S = (0.05, 0.05); "
+            "sys.exit(w.main())")
+    j = job(CANDIDATES / "oom_in_rerun.py", [dict(add_cases()[2], id=0)],
+            entries=[dict(ADD_ENTRIES[0], ghost=False)],
+            allow=TEST_ALLOW + ["torch.OutOfMemoryError", "open"])
+    j["task"]["ghost"] = True  # the determinism re-run (and L2, off for the entry)
+    p = subprocess.run([sys.executable, "-c", code], input=(json.dumps(j) + "\n").encode(),
+                       capture_output=True, cwd=tmp_path, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr.decode()
+    case = [json.loads(x) for x in p.stdout.decode().splitlines()][2]
+    assert case["verdict"] == "mismatch" and case["oom_retries"] == 1, case
+    assert "determinism re-run" in case["message"] and int(count.read_text()) == 4
+
