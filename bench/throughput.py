@@ -56,8 +56,8 @@ def main() -> int:
         print(line)
     if len(sys.argv) > 2:
         db = sqlite3.connect(sys.argv[2])
-        n, imp, wall = db.execute("SELECT COUNT(*), SUM(import_ms), SUM(wall_ms) FROM evaluations"
-                                  ).fetchone()
+        n, imp, wall = db.execute("SELECT COUNT(*), TOTAL(import_ms), TOTAL(wall_ms) "
+                                  "FROM evaluations").fetchone()
         print(f"store: {n} evaluations, candidate import (module load) {imp / 1e3:.1f} s in all, "
               f"worker wall time {wall / 1e3:.0f} s in all (checking and timing jobs summed)")
         # Each case's record says where its worker time went (runtime/worker.py phase_ms,
