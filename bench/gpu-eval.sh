@@ -22,7 +22,8 @@
 # rest. KGB_GPU_CHUNK (default: all tasks in one `kgb eval`, which keeps every slot busy) splits
 # the tasks into several runs. KGB_GPU_TASKS="t1 t2 ..." evaluates only those tasks (a re-run of
 # what changed since a full run; the record then says which commit each part came from);
-# KGB_GPU_SOURCE=S only the tasks of source S.
+# KGB_GPU_SOURCE=S only the tasks of source S. KGB_GPU_HISTORY=DB orders and splits the checking
+# jobs by the wall times of an earlier store (`kgb eval --history`): a fresh store has none.
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
@@ -33,6 +34,7 @@ jobs=${KGB_GPU_JOBS:+--jobs $KGB_GPU_JOBS}
 sandbox=${KGB_SANDBOX:+--sandbox=$KGB_SANDBOX}
 cache=${KGB_GPU_CACHE:+--cache-root $KGB_GPU_CACHE}
 timing=${KGB_TIMING:+--timing $KGB_TIMING}
+history=${KGB_GPU_HISTORY:+--history $KGB_GPU_HISTORY}
 start=$(date +%s)
 {
 	date -u +%FT%TZ
@@ -61,7 +63,7 @@ for ((i = 0; i < ${#tasks[@]}; i += chunk)); do
 	fi
 	args=()
 	for t in "${tasks[@]:i:chunk}"; do args+=(--task "$t"); done
-	timeout --signal=INT "$left" build/kgb -v eval --store "$out/gpu.db" $jobs $sandbox $cache $timing "${args[@]}" \
+	timeout --signal=INT "$left" build/kgb -v eval --store "$out/gpu.db" $jobs $sandbox $cache $timing $history "${args[@]}" \
 		>/dev/null 2>>"$out/progress.txt"
 	st=$?
 	if [ "$st" -ne 0 ] && [ "$st" -ne 1 ]; then

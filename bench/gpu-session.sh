@@ -46,10 +46,14 @@ for step in "$@"; do
 	eval)
 		resume=$keep/gpu.db
 		[ -f "$resume" ] || resume=$here/out/resume.db
+		# out/history.db, when carried: an earlier session's store, for the jobs' order.
+		[ -f "$here/out/history.db" ] && export KGB_GPU_HISTORY=$here/out/history.db
 		RESUME_DB=$resume KGB_GPU_BUDGET=$left OUT=$r bash bench/gpu-eval.sh
 		cp "$r/gpu.db" "$keep/gpu.db"
 		;;
 	again)
+		# The eval step's store gives the order (its wall times), the results stay apart.
+		[ -f "$keep/gpu.db" ] && export KGB_GPU_HISTORY=$keep/gpu.db
 		KGB_GPU_BUDGET=$left OUT=$r RESUME_DB=$keep/again.db bash bench/gpu-eval.sh
 		cp "$r/gpu.db" "$keep/again.db"
 		;;

@@ -76,6 +76,7 @@ struct eval_opts {
 	const char *timing; /* "events" (NULL) or "cuda_graph" (runtime/timing.py) */
 	const struct profile *profile; /* resolved or detected; its sources filter the tasks */
 	const char *cache_root; /* --cache-root, or NULL */
+	const char *history;	/* --history: a store of past runs, read for their wall times */
 	unsigned split;       /* --split: checking jobs per candidate; 0: plan_shards() decides */
 	unsigned timing_jobs; /* --timing-jobs: timing workers per GPU; 0: the default */
 	bool json, force, exit_status, heldout;
@@ -156,6 +157,8 @@ static void usage(void)
 	       "                    cache: a re-run compiles nothing); default: per run\n"
 	       "  --split N         check each candidate in N jobs (default: one, more for a\n"
 	       "                    candidate that would hold the checking phase open alone)\n"
+	       "  --history FILE    another store whose past wall times order and split the\n"
+	       "                    checking jobs of tasks this store has none of (read-only)\n"
 	       "  --standby N       workers started ahead per slot, importing while the slot\n"
 	       "                    is busy (default: 1 while timing, 0 while checking)\n"
 	       "  --timeout SEC     wall-clock limit per candidate (default 300)\n"
@@ -203,6 +206,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		OPT_CACHE_ROOT,
 		OPT_SPLIT,
 		OPT_TIMING_JOBS,
+		OPT_HISTORY,
 	};
 	static const struct option opts[] = {
 		{"solutions", required_argument, NULL, OPT_SOLUTIONS},
@@ -225,6 +229,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		{"cache-root", required_argument, NULL, OPT_CACHE_ROOT},
 		{"split", required_argument, NULL, OPT_SPLIT},
 		{"timing-jobs", required_argument, NULL, OPT_TIMING_JOBS},
+		{"history", required_argument, NULL, OPT_HISTORY},
 		SLURM_RUN_LONG_OPTIONS,
 		{"help", no_argument, NULL, 'h'},
 		{0},
@@ -313,6 +318,9 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 				return kgb_usage_error("eval", "--split: expected 1..1024, got '%s'",
 						       optarg);
 			o->split = (unsigned)l;
+			break;
+		case OPT_HISTORY:
+			o->history = optarg;
 			break;
 		case OPT_CACHE_ROOT:
 			if (optarg[0] != '/')
@@ -556,6 +564,26 @@ static double check_cost(const struct case_list *cl)
 		     (cd->flops > 0 ? cd->flops / 2e13 : 0);
 	}
 	return s;
+}
+
+/*
+ * The longest wall time (s) a stored evaluation of the task took on the platform: this store's,
+ * else the --history store's (a fresh store for a cold-cache measurement, a new machine);
+ * NAN when neither has one. A store that cannot be read only loses the hint.
+ */
+static double past_wall_s(struct store *store, struct store *history, const struct task *t,
+			  const char *platform)
+{
+	struct strbuf err = STRBUF_INIT;
+	double ms = NAN;
+
+	if (store_task_wall_ms(store, t->source, t->op, platform, &ms, &err) < 0)
+		ms = NAN;
+	if (isnan(ms) && history &&
+	    store_task_wall_ms(history, t->source, t->op, platform, &ms, &err) < 0)
+		ms = NAN;
+	strbuf_release(&err);
+	return ms * 1e-3;
 }
 
 /* Longest first; ties in the candidates' order, so that a run's order is reproducible. */
@@ -975,6 +1003,8 @@ static char **shard_eval_args(const struct eval_opts *o)
 		slurm_run_strv_pushf(&v, &n, "--cache-root=%s", o->cache_root);
 	if (o->split)
 		slurm_run_strv_pushf(&v, &n, "--split=%u", o->split);
+	if (o->history)
+		slurm_run_strv_pushf(&v, &n, "--history=%s", o->history);
 	if (o->standby >= 0)
 		slurm_run_strv_pushf(&v, &n, "--standby=%d", o->standby);
 	if (o->timing_jobs)
@@ -1124,6 +1154,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	struct candidate *cands = NULL;
 	struct sched_job *jobs = NULL;
 	struct store *store = NULL;
+	struct store *history = NULL; /* --history, read-only */
 	size_t nr_cands = 0, skipped = 0, nr_jobs = 0, nr_checked = 0, nr_prechecked = 0;
 	double total_cost = 0;
 	struct strbuf err = STRBUF_INIT, scratch = STRBUF_INIT;
@@ -1258,6 +1289,14 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		fprintf(stderr, "kgb eval: %s\n", err.buf);
 		ret = r == -EBUSY ? KGB_EXIT_ENV : KGB_EXIT_DATA;
 		goto out;
+	}
+	if (o.history) {
+		r = store_open_readonly(o.history, &history, &err);
+		if (r < 0) {
+			fprintf(stderr, "kgb eval: --history: %s\n", err.buf);
+			ret = r == -ENOENT ? KGB_EXIT_USAGE : KGB_EXIT_DATA;
+			goto out;
+		}
 	}
 	cmdline = command_line(argc, argv);
 	{
@@ -1401,13 +1440,10 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			c->cases.v[k].tol.atol *= m;
 			c->cases.v[k].tol.rtol *= m;
 		}
-		/* A past wall time of the task, where the store has one, beats the guess. */
-		if (store_task_wall_ms(store, c->task->source, c->task->op, platform,
-				       &c->check_cost, &err) < 0 ||
-		    isnan(c->check_cost))
+		/* A past wall time of the task, where a store has one, beats the guess. */
+		c->check_cost = past_wall_s(store, history, c->task, platform);
+		if (isnan(c->check_cost))
 			c->check_cost = check_cost(&c->cases);
-		else
-			c->check_cost *= 1e-3;
 		/* With two phases the first job checks every case (timed ones too) untimed. */
 		c->job_line = proto_build_job(c->task, c->path, platform, &c->cases, NULL);
 		if (c->prechecked &&
@@ -1561,6 +1597,7 @@ out:
 	if (gpu_lock_fd > 0)
 		close(gpu_lock_fd);
 	store_free(store);
+	store_free(history);
 	catalog_free(cat);
 	json_decref(probe);
 	profile_set_release(&profiles);

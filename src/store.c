@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "stats.h"
 #include "util/fs.h"
@@ -161,6 +162,47 @@ int store_open(const char *path, struct store **ret, struct strbuf *err)
 		}
 		sqlite3_close(s->db);
 		free(s);
+		return r;
+	}
+	*ret = s;
+	return 0;
+}
+
+int store_open_readonly(const char *path, struct store **ret, struct strbuf *err)
+{
+	struct store *s;
+	sqlite3_stmt *st = NULL;
+	const char *v;
+	long ver = -1;
+	int r = 0;
+
+	if (access(path, F_OK) < 0) {
+		strbuf_addf(err, "cannot open store '%s': %s", path, strerror(errno));
+		return errno == ENOENT ? -ENOENT : -EIO;
+	}
+	s = xcalloc(1, sizeof(*s));
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		strbuf_addf(err, "cannot open store '%s': %s", path,
+			    s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		store_free(s);
+		return -EIO;
+	}
+	sqlite3_busy_timeout(s->db, 30000);
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key='schema'", -1, &st,
+			       NULL) != SQLITE_OK || sqlite3_step(st) != SQLITE_ROW) {
+		strbuf_addf(err, "'%s' is not a kgb store: %s", path, sqlite3_errmsg(s->db));
+		r = -EPROTO;
+	} else {
+		v = (const char *)sqlite3_column_text(st, 0);
+		if (!v || parse_long(v, &ver) < 0 || ver != STORE_SCHEMA_VERSION) {
+			strbuf_addf(err, "store '%s' has schema %s, this kgb reads %d", path,
+				    v ? v : "?", STORE_SCHEMA_VERSION);
+			r = -EPROTO;
+		}
+	}
+	sqlite3_finalize(st);
+	if (r < 0) {
+		store_free(s);
 		return r;
 	}
 	*ret = s;

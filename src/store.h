@@ -44,6 +44,12 @@ void store_eval_key(const char *candidate_hash, const char *task_version, const 
 		    const char *harness, unsigned long long seed, char out[HASH_HEX_LEN + 1]);
 
 int store_open(const char *path, struct store **ret, struct strbuf *err) KGB_WUR;
+/*
+ * An existing store, read-only: nothing is created, migrated or locked for writing (eval
+ * --history reads its past wall times). -ENOENT when the file is missing; -EPROTO when it is
+ * not a store of this schema.
+ */
+int store_open_readonly(const char *path, struct store **ret, struct strbuf *err) KGB_WUR;
 void store_free(struct store *s);
 int store_run_begin(struct store *s, const char *platform, const char *harness,
 		    const char *command, const char *env_json, long long *ret_run_id,
