@@ -106,6 +106,18 @@ static int exec_sql(struct store *s, const char *sql, struct strbuf *err)
 	return 0;
 }
 
+/* The meta table's schema value v (NULL when unreadable) against this kgb's: 0 or -EPROTO. */
+static int check_schema(const char *path, const char *v, struct strbuf *err)
+{
+	long ver = -1;
+
+	if (v && parse_long(v, &ver) == 0 && ver == STORE_SCHEMA_VERSION)
+		return 0;
+	strbuf_addf(err, "store '%s' has schema %s, this kgb reads %d", path, v ? v : "?",
+		    STORE_SCHEMA_VERSION);
+	return -EPROTO;
+}
+
 int store_open(const char *path, struct store **ret, struct strbuf *err)
 {
 	struct store *s = xcalloc(1, sizeof(*s));
@@ -133,14 +145,7 @@ int store_open(const char *path, struct store **ret, struct strbuf *err)
 		r = db_err(s, err, "reading schema version");
 	if (r == 0) {
 		if (sqlite3_step(st) == SQLITE_ROW) {
-			const char *v = (const char *)sqlite3_column_text(st, 0);
-			long ver = -1;
-
-			if (!v || parse_long(v, &ver) < 0 || ver != STORE_SCHEMA_VERSION) {
-				strbuf_addf(err, "store '%s' has schema %s, this kgb reads %d", path,
-					    v ? v : "?", STORE_SCHEMA_VERSION);
-				r = -EPROTO;
-			}
+			r = check_schema(path, (const char *)sqlite3_column_text(st, 0), err);
 		} else {
 			char sql[128];
 			snprintf(sql, sizeof(sql),
@@ -172,8 +177,6 @@ int store_open_readonly(const char *path, struct store **ret, struct strbuf *err
 {
 	struct store *s;
 	sqlite3_stmt *st = NULL;
-	const char *v;
-	long ver = -1;
 	int r = 0;
 
 	if (access(path, F_OK) < 0) {
@@ -193,12 +196,7 @@ int store_open_readonly(const char *path, struct store **ret, struct strbuf *err
 		strbuf_addf(err, "'%s' is not a kgb store: %s", path, sqlite3_errmsg(s->db));
 		r = -EPROTO;
 	} else {
-		v = (const char *)sqlite3_column_text(st, 0);
-		if (!v || parse_long(v, &ver) < 0 || ver != STORE_SCHEMA_VERSION) {
-			strbuf_addf(err, "store '%s' has schema %s, this kgb reads %d", path,
-				    v ? v : "?", STORE_SCHEMA_VERSION);
-			r = -EPROTO;
-		}
+		r = check_schema(path, (const char *)sqlite3_column_text(st, 0), err);
 	}
 	sqlite3_finalize(st);
 	if (r < 0) {

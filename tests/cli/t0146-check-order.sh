@@ -46,4 +46,14 @@ test_expect_success '--history: a missing file or one that is not a store is an 
 		--history "$TMP/junk.db" 2>"$TMP/e2" &&
 	grep -q "kgb eval: --history: .*junk.db. is not a kgb store" "$TMP/e2"
 '
+test_expect_success '--history: a store of another schema is an error, as for --store' '
+	cp "$TMP/o.db" "$TMP/old.db" &&
+	sqlite3 "$TMP/old.db" "update meta set value = 999 where key = \"schema\"" &&
+	expect_status 3 "$KGB" eval --platform interpreter --task aten/item --store "$TMP/x.db" \
+		--history "$TMP/old.db" 2>"$TMP/e3" &&
+	grep -q "kgb eval: --history: store .*old.db. has schema 999, this kgb reads" "$TMP/e3" &&
+	expect_status 3 "$KGB" eval --platform interpreter --task aten/item --store "$TMP/old.db" \
+		2>"$TMP/e4" &&
+	grep -q "store .*old.db. has schema 999, this kgb reads" "$TMP/e4"
+'
 test_done
