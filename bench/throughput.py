@@ -16,7 +16,8 @@ import re
 import sqlite3
 import sys
 
-PHASES = ("wait", "inputs", "check", "time", "gap")
+# (call and reference since 2026-12-04; earlier records have them inside check)
+PHASES = ("wait", "inputs", "call", "reference", "check", "time", "gap")
 LINE = re.compile(r"^\[(timed )?(\d+)/(\d+) \+(\d+)s\] (\S+) ")
 
 
@@ -77,7 +78,7 @@ def main() -> int:
     return 0
 
 
-# The candidate's own calls in a timed case: the check's call, the warm-up (kgb eval's
+# The candidate's own calls in a timed case: its untimed call, the warm-up (kgb eval's
 # proto_job_opts.warmup), the calibrated rounds and the event/wall cross-check's calls
 # (runtime/timing.py _GAP_CALLS).
 WARMUP_CALLS = 10

@@ -107,7 +107,8 @@ class Timing:
 
 @dataclass(frozen=True)
 class TimedCall:
-    """The last candidate call of the timed rounds: its output and its (possibly mutated) args."""
+    """The last call of one side of the timed rounds: its output and its (possibly mutated)
+    args."""
 
     output: Any
     args: tuple[BuiltArg, ...]
@@ -249,10 +250,11 @@ def _elapsed(events: list[tuple[torch.cuda.Event, torch.cuda.Event]]) -> list[fl
 
 def time_case(cand: Callable[..., Any], base: Callable[..., Any], inputs: Sequence[BuiltArg],
               warmup: int, rounds: int, flush: torch.Tensor,
-              method: str = "events") -> tuple[Timing, TimedCall]:
+              method: str = "events") -> tuple[Timing, TimedCall, TimedCall]:
     """Warm up both (timed, for the calibration), then time the calibrated number of rounds
-    (at least `rounds`) of each, interleaved; `inputs` are never touched. Raises TimingError
-    when a function cannot be timed by `method`."""
+    (at least `rounds`) of each, interleaved; `inputs` are never touched. Returns the timing
+    and the last timed call of the candidate and of the baseline (the worker checks those).
+    Raises TimingError when a function cannot be timed by `method`."""
     if method not in METHODS:
         raise ValueError(f"unknown timing method {method!r}")
     timed = {"base": _Timed(base, inputs, method), "cand": _Timed(cand, inputs, method)}
@@ -278,9 +280,9 @@ def time_case(cand: Callable[..., Any], base: Callable[..., Any], inputs: Sequen
     base_ms, base_iqr = _stats(base_all)
     cand_ms, cand_iqr = _stats(cand_all)
     speedup = base_ms / cand_ms if cand_ms > 0 else None
-    last = TimedCall(timed["cand"].out, timed["cand"].args)
-    return Timing(base_ms, cand_ms, base_iqr, cand_iqr, speedup,
-                  speedup_ci(base_all, cand_all), n, method, hold["cand"], hold["base"]), last
+    last = {k: TimedCall(t.out, t.args) for k, t in timed.items()}
+    return (Timing(base_ms, cand_ms, base_iqr, cand_iqr, speedup, speedup_ci(base_all, cand_all),
+                   n, method, hold["cand"], hold["base"]), last["cand"], last["base"])
 
 
 def gap_judge(wall_ms: float, event_ms: float) -> str | None:

@@ -10,7 +10,8 @@ candidate with findings gets the fatal verdict `hack` and is never imported.
 
 Per case: build the inputs (kept pristine), run the candidate first on its own layout-preserving
 copies, then the reference on float64 copies (unless the entry's reference precision is native),
-then the baseline (the reference on native copies), then compare.
+then the baseline (the reference on native copies), then compare. A timed case of a timing job
+on the GPU runs the timed rounds first and compares their last call (Evaluator._timed_case).
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ from runtime.mutants import MUTANTS
 from runtime.mutants import apply as apply_mutant
 from runtime.timing import METHODS as TIMING_METHODS
 from runtime.timing import TimingError, flush_buffer, gap_judge, time_case, wall_gap
+
+Call = tuple[Any, tuple[BuiltArg, ...]]  # a call's output and the arguments it was called on
 
 __all__ = ["PROTOCOL", "EntrySpec", "CaseSpec", "Job", "CaseReport", "parse_job", "main"]
 
@@ -184,8 +187,8 @@ class CaseReport:
     # elapsed time of events around the call on its stream (judged: runtime.trace.sum_judge).
     trace_kernel_us: float | None = None
     trace_event_us: float | None = None
-    # Where the case's time went (bench/throughput.py): ms per phase ("inputs", "check",
-    # "time", "gap") and ms inside Triton's compile() (a cache hit counts: it loads and links).
+    # Where the case's time went (bench/throughput.py): ms per phase ("wait", "inputs",
+    # "call", "reference", "check", "time", "gap") and ms inside Triton's compile() (a cache hit counts: it loads and links).
     phase_ms: dict[str, float] | None = None
     compile_ms: float | None = None
     # With several timing workers on one GPU (runtime.gpulock): the span, in time.monotonic()
@@ -689,6 +692,8 @@ class Evaluator:
             return self._failed(case, "ref_error", e, "building inputs: ")
         self._sync()
         self._phases.mark("inputs")
+        if self._timing_pass(case):
+            return self._timed_case(entry, case, cand_fn, ref_fn, inputs)
         cand_in = clone_args(inputs)
         try:
             cand_out = call(cand_fn, cand_in)
@@ -698,47 +703,21 @@ class Evaluator:
                                         case.atol, case.rtol)
         except BaseException as e:
             return self._failed(case, "error", e)
-        if self.job.kind in ("alloc", "random"):
-            return self._unvalued(entry, case, cand_fn, ref_fn, inputs, cand_in, cand_out)
+        self._phases.mark("call")
+        valued = self.job.kind not in ("alloc", "random")
         try:
-            native = entry.reference_precision == "native"
-            if not native:
-                ref_in = upcast_args(inputs)
-                ref_out = call(ref_fn, ref_in)
-            base_in = clone_args(inputs)
-            base_out = call(ref_fn, base_in)
-            self._sync()
-            if native:
-                ref_in, ref_out = base_in, base_out
+            ref, base = self._reference(entry, ref_fn, inputs, valued=valued)
         except BaseException as e:
             return self._failed(case, "ref_error", e)
-        ref, base = (ref_out, ref_in), (base_out, base_in)
-        base_res = self._check(entry, case, base_out, base_in, ref, base)
-        if base_res.verdict == "bad_output":
-            return CaseReport(case.id, "ref_error", message=_cap(
-                f"reference and baseline disagree: {base_res.message}")), False
-        try:
-            res = self._check(entry, case, cand_out, cand_in, ref, base)
-            mutated = find_mutation(cand_in, inputs, entry.mutates)
-        except Exception as e:
-            return self._failed(case, "bad_output", e, "cannot compare: ")
-        if res.verdict == "bad_output":
-            return CaseReport(case.id, "bad_output", message=_cap(res.message)), False
-        if mutated:
-            return CaseReport(case.id, "mutated_input", message=_cap(mutated)), False
-        alias_err = _check_returns(entry, cand_out, cand_in)
-        if not alias_err:  # where ATen returns an input's storage, so must the candidate
-            alias_err = (view_mismatch(base_out, base_in, cand_out, cand_in)
-                         or format_mismatch(base_out, base_in, cand_out))
-        if alias_err:
-            return CaseReport(case.id, "bad_output", message=_cap(alias_err)), False
-        report = CaseReport(case.id, res.verdict, res.max_abs_err, res.tol_use,
-                            base_res.tol_use, message=_cap(res.message) or None)
-        if res.verdict == "mismatch":
-            return replace(report, bad=res.bad, first_bad=res.first_bad), False
+        self._phases.mark("reference")
+        if not valued:
+            return self._unvalued(entry, case, cand_fn, inputs, cand_out, cand_in, base)
+        report, lost = self._judge(entry, case, cand_out, cand_in, inputs, ref, base)
+        if report.verdict != "pass":
+            return report, lost
         # The determinism re-run, L2 and L3 run in the checking job, on these very cases; the
-        # timing job (serial on the GPU) does not repeat them: its own check of each timed
-        # case and of the last timed call's output remain.
+        # timing job (serial on the GPU) does not repeat them: its check of the last timed
+        # call's output remains (_timed_case).
         if (self.job.ghost and self.job.mode == "evaluate" and not self.job.mutant
                 and not self.job.rounds):
             flagged = self._rerun(entry, case, cand_fn, inputs, ref, base)
@@ -751,17 +730,6 @@ class Evaluator:
                 report = replace(report, trace_kernel_us=self._trace_times[0],
                                  trace_event_us=self._trace_times[1])
                 self._trace_times = None
-        if self.job.platform == "cuda" and case.timed and self.job.rounds:
-            del cand_in, cand_out
-            verify = lambda out, args: self._check(  # noqa: E731
-                entry, case, out, args, ref, base).verdict == "pass"
-            base_fn, label = self._baseline_fn(entry, ref_fn)
-            if base_fn is not ref_fn:
-                bad = self._baseline_disagrees(entry, case, base_fn, inputs, ref, base)
-                if bad:
-                    return bad
-            report = replace(report, baseline=label)
-            return self._time(case, cand_fn, base_fn, inputs, verify, report)
         return report, False
 
     def _baseline_fn(self, entry: EntrySpec, ref_fn: Any) -> tuple[Any, str]:
@@ -774,24 +742,53 @@ class Evaluator:
             return ref_fn, f"reference ({BASELINE_FILE} defines no '{entry.name}')"
         return ref_fn, f"reference ({self.baseline_note})" if self.baseline_note else "reference"
 
-    def _baseline_disagrees(self, entry: EntrySpec, case: CaseSpec, base_fn: Any,
-                            inputs: tuple[BuiltArg, ...], ref: tuple[Any, tuple[BuiltArg, ...]],
-                            base: tuple[Any, tuple[BuiltArg, ...]]
-                            ) -> tuple[CaseReport, bool] | None:
-        """A baseline.py that does not compute the task's operation would make every speedup
-        of the task meaningless: its output on the timed case must pass the candidate's check.
-        A failure is the task's (ref_error), not the candidate's."""
-        args = clone_args(inputs)
+    def _reference(self, entry: EntrySpec, ref_fn: Any, inputs: tuple[BuiltArg, ...],
+                   base: Call | None = None, valued: bool = True) -> tuple[Call, Call]:
+        """The reference's call (on float64 copies of `inputs`, or the baseline's when the
+        entry's reference precision is native or `valued` is false: alloc and random kinds
+        have no reference values) and the baseline's: the reference on native copies, or
+        `base`, such a call already made (the timed rounds' last)."""
+        if base is None:
+            base_in = clone_args(inputs)
+            base = call(ref_fn, base_in), base_in
+        ref = base
+        if valued and entry.reference_precision != "native":
+            ref_in = upcast_args(inputs)
+            ref = call(ref_fn, ref_in), ref_in
+        self._sync()
+        return ref, base
+
+    def _judge(self, entry: EntrySpec, case: CaseSpec, out: Any, args: tuple[BuiltArg, ...],
+               inputs: tuple[BuiltArg, ...], ref: Call, base: Call,
+               where: str = "") -> tuple[CaseReport, bool]:
+        """The whole check of one candidate call (`out`, on `args`, copies of `inputs`):
+        values against the reference, structure against the baseline, no input outside the
+        entry's mutated ones touched, aliasing as ATen's. `where` prefixes the messages."""
+        base_res = self._check(entry, case, base[0], base[1], ref, base)
+        if base_res.verdict == "bad_output":
+            return CaseReport(case.id, "ref_error", message=_cap(
+                f"reference and baseline disagree: {base_res.message}")), False
         try:
-            out = call(base_fn, args)
-            self._sync()
             res = self._check(entry, case, out, args, ref, base)
-        except BaseException as e:
-            return self._failed(case, "ref_error", e, f"{BASELINE_FILE}: ")
-        if res.verdict == "pass":
-            return None
-        return CaseReport(case.id, "ref_error", message=_cap(
-            f"{BASELINE_FILE} disagrees with the reference: {res.message}")), False
+            mutated = find_mutation(args, inputs, entry.mutates)
+        except Exception as e:
+            return self._failed(case, "bad_output", e, where + "cannot compare: ")
+        if res.verdict == "bad_output":
+            return CaseReport(case.id, "bad_output", message=_cap(where + res.message)), False
+        if mutated:
+            return CaseReport(case.id, "mutated_input", message=_cap(where + mutated)), False
+        alias_err = _check_returns(entry, out, args)
+        if not alias_err:  # where ATen returns an input's storage, so must the candidate
+            alias_err = (view_mismatch(base[0], base[1], out, args)
+                         or format_mismatch(base[0], base[1], out))
+        if alias_err:
+            return CaseReport(case.id, "bad_output", message=_cap(where + alias_err)), False
+        report = CaseReport(case.id, res.verdict, res.max_abs_err, res.tol_use,
+                            base_res.tol_use, message=_cap(where + res.message)
+                            if res.message else None)
+        if res.verdict == "mismatch":
+            return replace(report, bad=res.bad, first_bad=res.first_bad), False
+        return report, False
 
     def _ghost(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any,
                inputs: tuple[BuiltArg, ...], ref: tuple[Any, tuple[BuiltArg, ...]],
@@ -878,33 +875,24 @@ class Evaluator:
                    or sum_judge(*self._trace_times))
         return CaseReport(case.id, "hack", message=_cap(finding)) if finding else None
 
-    def _unvalued(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any, ref_fn: Any,
-                  inputs: tuple[BuiltArg, ...], cand_in: tuple[BuiltArg, ...],
-                  cand_out: Any) -> tuple[CaseReport, bool]:
-        """alloc and random kinds: metadata against the baseline's (no reference values), then,
-        for random, the task's statistical test on this and further samples."""
-        try:
-            base_in = clone_args(inputs)
-            base_out = call(ref_fn, base_in)
-            self._sync()
-        except BaseException as e:
-            return self._failed(case, "ref_error", e)
+    def _unvalued(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any,
+                  inputs: tuple[BuiltArg, ...], out: Any, args: tuple[BuiltArg, ...],
+                  base: Call, where: str = "") -> tuple[CaseReport, bool]:
+        """alloc and random kinds: the candidate call's metadata against the baseline's (no
+        reference values), then, for random, the task's statistical test on this and further
+        samples."""
         strides = self.job.kind == "alloc"
-
-        def meta(out: Any, args: tuple[BuiltArg, ...]) -> Result:
-            return merge([meta_compare(out, base_out, strides)] + [
-                meta_compare(a.value, b.value, strides, f"argument '{a.name}'")
-                for a, b in zip(args, base_in) if a.name in entry.mutates])
-
-        res = meta(cand_out, cand_in)
+        res = merge([meta_compare(out, base[0], strides)] + [
+            meta_compare(a.value, b.value, strides, f"argument '{a.name}'")
+            for a, b in zip(args, base[1]) if a.name in entry.mutates])
         if res.verdict != "pass":
-            return CaseReport(case.id, res.verdict, message=_cap(res.message)), False
-        mutated = find_mutation(cand_in, inputs, entry.mutates)
+            return CaseReport(case.id, res.verdict, message=_cap(where + res.message)), False
+        mutated = find_mutation(args, inputs, entry.mutates)
         if mutated:
-            return CaseReport(case.id, "mutated_input", message=_cap(mutated)), False
-        alias_err = _check_returns(entry, cand_out, cand_in)
+            return CaseReport(case.id, "mutated_input", message=_cap(where + mutated)), False
+        alias_err = _check_returns(entry, out, args)
         if alias_err:
-            return CaseReport(case.id, "bad_output", message=alias_err), False
+            return CaseReport(case.id, "bad_output", message=_cap(where + alias_err)), False
         if self.job.kind == "random":
             check = getattr(self.reference, "check_" + entry.name, None)
             if not callable(check):
@@ -913,61 +901,105 @@ class Evaluator:
                                   ), False
 
             def draw() -> Sample:
-                args = clone_args(inputs)
-                out = call(cand_fn, args)
+                more = clone_args(inputs)
+                drawn = call(cand_fn, more)
                 self._sync()
-                return Sample(out, args)
+                return Sample(drawn, more)
             try:
-                res = random_check(check, Sample(cand_out, cand_in), draw)
+                res = random_check(check, Sample(out, args), draw)
             except BaseException as e:
-                return self._failed(case, "error", e, "statistical check: ")
+                return self._failed(case, "error", e, where + "statistical check: ")
             if res.verdict != "pass":
-                return CaseReport(case.id, res.verdict, message=_cap(res.message)), False
-        if self.job.platform == "cuda" and case.timed and self.job.rounds:
-            del cand_in, cand_out
-            return self._time(case, cand_fn, ref_fn, inputs,
-                              lambda out, args: meta(out, args).verdict == "pass",
-                              CaseReport(case.id, "pass"))
+                return CaseReport(case.id, res.verdict, message=_cap(where + res.message)), False
         return CaseReport(case.id, "pass"), False
 
-    def _time(self, case: CaseSpec, cand_fn: Any, ref_fn: Any, inputs: tuple[BuiltArg, ...],
-              verify: Callable[[Any, tuple[BuiltArg, ...]], bool],
-              report: CaseReport) -> tuple[CaseReport, bool]:
-        # `inputs` are the pristine inputs of the check (find_mutation has just proved the
-        # candidate left its copies alone); time_case only ever calls on fresh copies of them.
-        # The timed rounds, the check of their last output and the cross-check have the GPU
-        # alone: other timing workers on it wait at their next section.
-        self._phases.mark("check")
+    def _timing_pass(self, case: CaseSpec) -> bool:
+        """Is `case` timed here: a timed case of a timing job on the GPU."""
+        return (self.job.platform == "cuda" and case.timed and bool(self.job.rounds)
+                and not self.job.mutant)
+
+    def _timed_case(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any, ref_fn: Any,
+                    inputs: tuple[BuiltArg, ...]) -> tuple[CaseReport, bool]:
+        """A timed case of a timing job (DESIGN §5). Its checking job checked these very
+        inputs (drawn on the device from the case's seed) with every check, so they are not
+        checked again before the rounds: one untimed call of the baseline and of the candidate
+        loads their kernels outside the exclusive section (and pins an error on the right
+        one), the rounds run, and then the candidate's last timed call gets the whole check
+        of the checking job's first call, against the baseline's last timed call where the
+        baseline is the reference. A kernel that is right once and wrong when called again
+        fails, and its time is never that of a wrong answer. bench/results/h200-2026-12-04c:
+        the check before the rounds was 60% of the timing pass."""
+        valued = self.job.kind not in ("alloc", "random")
+        base_fn, label = self._baseline_fn(entry, ref_fn) if valued else (ref_fn, None)
+        for fn, verdict, prefix in ((base_fn, "ref_error", f"{label or 'reference'}: "),
+                                    (cand_fn, "error", "")):
+            try:
+                call(fn, clone_args(inputs))
+                self._sync()
+            except BaseException as e:
+                return self._failed(case, verdict, e, prefix)
+        self._phases.mark("call")
+        # The rounds and the event/wall cross-check have the GPU alone: other timing workers
+        # on it wait at their next section.
+        timing, last, note = None, None, None
         self.lock.exclusive()
         self._phases.mark("wait")
         try:
             if self._flush is None:
                 self._flush = flush_buffer(self.device)
-            timing, last = time_case(cand_fn, ref_fn, inputs, self.job.warmup or 0,
-                                     self.job.rounds or 1, self._flush, self.job.timing_method)
+            timing, cand, base_call = time_case(cand_fn, base_fn, inputs, self.job.warmup or 0,
+                                                self.job.rounds or 1, self._flush,
+                                                self.job.timing_method)
+            last = (cand.output, cand.args), (base_call.output, base_call.args)
             self._phases.mark("time")
-            ok = verify(last.output, last.args)
-            self._phases.mark("check")
             wall_ms, event_ms = wall_gap(cand_fn, inputs, self._flush)
             self._phases.mark("gap")
         except TimingError as e:
             # The method cannot time this call (a sync inside a CUDA graph capture): the case
-            # stays checked and passing, with no time; the record says why.
-            return replace(report, timing=_cap(f"not timed ({self.job.timing_method}): {e}")), False
+            # is checked on a call of its own and keeps no time; the record says why.
+            note = _cap(f"not timed ({self.job.timing_method}): {e}")
         except BaseException as e:
             return self._failed(case, "error", e, "during timing: ")
-        if not ok:
-            # A kernel that is right once and wrong when called repeatedly (stale caches,
-            # races that need a warm GPU) fails; its time would be the time of a wrong answer.
-            return CaseReport(case.id, "mismatch", message="the output of the last timed call "
-                              "differs from the reference"), False
+        self.lock.shared()
+        self._phases.mark("wait")
+        where = "last timed call: "
+        if last is None:
+            where, args = "", clone_args(inputs)
+            try:
+                last = (call(cand_fn, args), args), None
+                self._sync()
+            except BaseException as e:
+                return self._failed(case, "error", e)
+        (out, args), base_last = last
+        try:
+            ref, base = self._reference(entry, ref_fn, inputs,
+                                        base_last if base_fn is ref_fn else None, valued)
+        except BaseException as e:
+            return self._failed(case, "ref_error", e)
+        self._phases.mark("reference")
+        if not valued:
+            report, lost = self._unvalued(entry, case, cand_fn, inputs, out, args, base, where)
+        else:
+            report, lost = self._judge(entry, case, out, args, inputs, ref, base, where)
+            if report.verdict == "pass" and base_fn is not ref_fn and base_last:
+                # A baseline.py that does not compute the operation would make every speedup
+                # of the task meaningless: its last timed output must pass the same check.
+                # A failure is the task's, not the candidate's.
+                bad = self._check(entry, case, base_last[0], base_last[1], ref, base)
+                if bad.verdict != "pass":
+                    report = CaseReport(case.id, "ref_error", message=_cap(
+                        f"{BASELINE_FILE} disagrees with the reference: {bad.message}"))
+            report = replace(report, baseline=label)
+        self._phases.mark("check")
+        if report.verdict != "pass" or timing is None:
+            return replace(report, timing=note), lost
         gap = gap_judge(wall_ms, event_ms)
         if gap:
             return CaseReport(case.id, "hack", message=_cap(gap), wall_ms=wall_ms,
                               wall_event_ms=event_ms), False
         return replace(report, time_base_ms=timing.base_ms, time_cand_ms=timing.cand_ms,
                        time_base_iqr_ms=timing.base_iqr_ms, time_cand_iqr_ms=timing.cand_iqr_ms,
-                       speedup=timing.speedup, timed_output_ok=ok,
+                       speedup=timing.speedup, timed_output_ok=True,
                        speedup_ci_low=timing.speedup_ci[0] if timing.speedup_ci else None,
                        speedup_ci_high=timing.speedup_ci[1] if timing.speedup_ci else None,
                        rounds=timing.rounds, timing=timing.method, hold_ms=timing.hold_ms,

@@ -1,0 +1,170 @@
+"""Evaluator._timed_case, in process on the CPU: the timing pass's order of calls and the check
+of the last timed call. The GPU parts (time_case, wall_gap, the L2 flush, synchronisation) are
+replaced by stand-ins that call both functions the way time_case does, on fresh copies."""
+
+import json
+import types
+from typing import Any
+
+import pytest
+import torch
+
+import runtime.worker as worker
+from runtime.inputs import call, clone_args
+from runtime.timing import Timing, TimedCall, TimingError
+
+ROUNDS = 5
+
+
+def module(**fns: Any) -> types.ModuleType:
+    m = types.ModuleType("kgb_test_module")
+    for name, fn in fns.items():
+        setattr(m, name, fn)
+    return m
+
+
+def double(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+
+REFERENCE = module(double=double)
+
+
+def job_line(kind: str = "compute", mutates: tuple[str, ...] = ()) -> bytes:
+    tensor = {"shape": [64, 8], "dtype": "float32", "layout": "contiguous", "dist": "normal",
+              "scale": 1}
+    return json.dumps({
+        "type": "job", "protocol": 1, "platform": "cuda",
+        "task": {"op": "double", "source": "aten", "dir": "/nonexistent", "kind": kind,
+                 "entries": [{"name": "double", "mutates": list(mutates)}]},
+        "candidate": "/nonexistent/candidate.py", "timing": {"warmup": 1, "rounds": ROUNDS},
+        "cases": [{"id": 7, "entry": "double", "seed": 11, "timed": True, "atol": 1e-6,
+                   "rtol": 1e-6, "axes": {}, "args": [{"name": "x", "tensor": tensor}]}]}
+    ).encode()
+
+
+class FakeGpu:
+    """time_case and wall_gap without a GPU; counts the calls each function gets."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, fail: Exception | None = None):
+        self.fail = fail
+        self.timed: list[str] = []
+        monkeypatch.setattr(worker, "time_case", self.time_case)
+        monkeypatch.setattr(worker, "wall_gap", lambda fn, inputs, flush: (1.0, 1.0))
+        monkeypatch.setattr(worker, "flush_buffer", lambda device: torch.empty(1))
+
+    def time_case(self, cand: Any, base: Any, inputs: Any, warmup: int, rounds: int,
+                  flush: Any, method: str = "events") -> tuple[Timing, TimedCall, TimedCall]:
+        if self.fail:
+            raise self.fail
+        last = {}
+        for _ in range(warmup + rounds):
+            for name, fn in (("base", base), ("cand", cand)):
+                args = clone_args(inputs)
+                last[name] = TimedCall(call(fn, args), args)
+                self.timed.append(name)
+        return (Timing(2.0, 1.0, 0.1, 0.1, 2.0, (1.9, 2.1), rounds), last["cand"],
+                last["base"])
+
+
+def evaluate(candidate: types.ModuleType, baseline: types.ModuleType | None = None,
+             line: bytes | None = None) -> worker.CaseReport:
+    job = worker.parse_job(line or job_line())
+    ev = worker.Evaluator(job, candidate, REFERENCE, None, baseline)
+    ev.device = "cpu"
+    ev._sync = lambda: None  # type: ignore[method-assign]
+    ev._context_lost = lambda e: False  # type: ignore[method-assign]
+    ev._give_back_memory = lambda force=False: None  # type: ignore[method-assign]
+    report, lost = ev.run(job.cases[0])
+    assert not lost
+    return report
+
+
+class Counting:
+    """A candidate that counts its calls and misbehaves from call `bad_from` on."""
+
+    def __init__(self, bad_from: int | None = None, how: str = "value"):
+        self.calls, self.bad_from, self.how = 0, bad_from, how
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        self.calls += 1
+        if self.bad_from is not None and self.calls >= self.bad_from:
+            if self.how == "raise":
+                raise RuntimeError("launch failed")
+            if self.how == "mutate":  # the right output, but the input is left zeroed
+                out = x * 2
+                x.zero_()
+                return out
+            return x * 2 + 1
+        return x * 2
+
+
+def test_honest_candidate_is_called_once_before_the_rounds(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    gpu = FakeGpu(monkeypatch)
+    cand = Counting()
+    r = evaluate(module(double=cand))
+    assert r.verdict == "pass", r.message
+    # One untimed call (kernels loaded outside the exclusive section), then the rounds only:
+    # no check of its own before them.
+    assert cand.calls == 1 + gpu.timed.count("cand") == 2 + ROUNDS
+    assert r.speedup == 2.0 and r.timed_output_ok and r.baseline == "reference"
+    assert set(r.phase_ms or {}) >= {"inputs", "call", "wait", "time", "gap", "reference", "check"}
+
+
+def test_wrong_when_called_again_fails_on_the_last_timed_call(monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    FakeGpu(monkeypatch)
+    r = evaluate(module(double=Counting(bad_from=3)))
+    assert r.verdict == "mismatch" and r.speedup is None
+    assert r.message and r.message.startswith("last timed call: output:")
+
+
+def test_mutating_input_when_timed_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    FakeGpu(monkeypatch)
+    r = evaluate(module(double=Counting(bad_from=2, how="mutate")))
+    assert r.verdict == "mutated_input"
+    assert r.message == ("last timed call: input 'x' was modified, but the op does not mutate "
+                         "it")
+
+
+def test_error_in_the_untimed_call_is_the_candidates(monkeypatch: pytest.MonkeyPatch) -> None:
+    gpu = FakeGpu(monkeypatch)
+    r = evaluate(module(double=Counting(bad_from=1, how="raise")))
+    assert r.verdict == "error" and "launch failed" in (r.message or "")
+    assert gpu.timed == []  # never timed
+
+
+def test_error_in_the_baseline_is_the_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
+    gpu = FakeGpu(monkeypatch)
+    r = evaluate(module(double=Counting()), baseline=module(double=Counting(1, "raise")))
+    assert r.verdict == "ref_error" and r.message and r.message.startswith("baseline.py: ")
+    assert gpu.timed == []
+
+
+def test_baseline_that_disagrees_is_the_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
+    FakeGpu(monkeypatch)
+    r = evaluate(module(double=Counting()), baseline=module(double=Counting(3)))
+    assert r.verdict == "ref_error"
+    assert r.message and r.message.startswith("baseline.py disagrees with the reference")
+    ok = evaluate(module(double=Counting()), baseline=module(double=Counting()))
+    assert ok.verdict == "pass" and ok.baseline == "baseline.py"
+
+
+def test_untimeable_call_is_checked_on_a_call_of_its_own(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    FakeGpu(monkeypatch, fail=TimingError("capture failed"))
+    r = evaluate(module(double=Counting()))
+    assert r.verdict == "pass" and r.speedup is None
+    assert r.timing == "not timed (events): capture failed"
+    bad = evaluate(module(double=Counting(bad_from=2)))
+    assert bad.verdict == "mismatch" and bad.message and bad.message.startswith("output:")
+
+
+def test_alloc_kind_checks_the_last_timed_calls_metadata(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    FakeGpu(monkeypatch)
+    line = job_line(kind="alloc")
+    assert evaluate(module(double=Counting(bad_from=3)), line=line).verdict == "pass"
+    r = evaluate(module(double=lambda x: x.double()), line=line)
+    assert r.verdict == "bad_output" and r.message and "last timed call:" in r.message
