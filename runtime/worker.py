@@ -1066,6 +1066,26 @@ def _read_job(stream: BinaryIO) -> Job:
     return parse_job(line)
 
 
+def _preload() -> None:
+    """Before the job, on a machine with a GPU: what the first call of a case would otherwise
+    do inside the case, while holding the GPU lock's shared side and so stalling every timed
+    round queued behind it (bench/first-call.py on the H200, bench/results/h200-2026-12-04d):
+    torch imports sympy lazily, through torch.fx.experimental.symbolic_shapes, the first
+    time a candidate calls torch.broadcast_shapes and many other shape helpers (2.9 s, mostly
+    compiling sources that have no bytecode cache there), and Triton hashes its own libraries
+    for its cache key at the first compile of a process (0.4 s) and imports gluon (0.1 s). A standby worker does this
+    while the slot's previous job runs. Best effort: a missing piece is left to the case."""
+    if torch.version.cuda is None or not torch.cuda.is_available():
+        return  # the interpreter: no timed rounds to stall, and every test worker would pay
+    try:
+        importlib.import_module("torch.fx.experimental.symbolic_shapes")
+        importlib.import_module("triton.experimental.gluon")  # Triton's JIT, at first compile
+        from triton.runtime.cache import triton_key
+        triton_key()
+    except Exception:
+        pass
+
+
 def _setup_platform(job: Job) -> None:
     """Before the candidate: the platform's switches, and CUDA started on the slot's device."""
     torch.backends.cuda.matmul.allow_tf32 = False
@@ -1109,6 +1129,7 @@ def main() -> int:
     """Run one job; the exit status is 0 after done, 3 for a bad job, 1 after another fatal."""
     t0 = time.perf_counter()
     chan = Channel(_take_stdout())
+    _preload()
     chan.send(Hello(PROTOCOL, ".".join(map(str, sys.version_info[:3])), torch.__version__,
                     triton.__version__, numpy.__version__))
     try:
