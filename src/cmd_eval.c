@@ -1159,6 +1159,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	double total_cost = 0;
 	struct strbuf err = STRBUF_INIT, scratch = STRBUF_INIT;
 	char *python = NULL, *harness = NULL, *cmdline = NULL, *probe_text = NULL;
+	char *pycache = NULL;
 	struct profile_set profiles = {0};
 	/* -P: the worker's working directory is not put on sys.path. */
 	char *wargv[] = {NULL, "-P", "-m", "runtime.worker", NULL};
@@ -1321,7 +1322,17 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		strbuf_addf(&scratch, "%s/kgb-%ld", tmp, (long)getpid());
 	}
 	box = sandbox_new(o.sandbox);
-	env = platform_worker_env(kctx->root, platform, slots);
+	pycache = platform_pycache_dir(kctx->root, platform);
+	if (pycache && platform_pycache_fill(kctx->root, python, pycache, &err) < 0) {
+		/* Not fatal: the workers compile what they import, as without a cache. */
+		if (kctx->verbose > 0)
+			fprintf(stderr, "kgb eval: no bytecode cache for the workers: %s\n",
+				err.buf);
+		strbuf_reset(&err);
+		free(pycache);
+		pycache = NULL;
+	}
+	env = platform_worker_env(kctx->root, platform, slots, pycache);
 	so.slots = slots;
 	so.standby = o.standby < 0 ? 0 : (unsigned)o.standby;
 	so.timeout_s = o.timeout_s;
@@ -1525,7 +1536,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			so.standby = o.standby < 0 ? 1 : (unsigned)o.standby;
 			sched_default_limits(&so.limits, platform, o.timeout_s, so.slots);
 			/* The timing workers have the cores to themselves (input generation, checks). */
-			time_env = platform_worker_env(kctx->root, platform, so.slots);
+			time_env = platform_worker_env(kctx->root, platform, so.slots, pycache);
 			so.env = time_env;
 			if (nr_timed && r >= 0)
 				r = sched_run(&so, jobs, nr_timed, on_done, &ectx, &err);
@@ -1593,6 +1604,7 @@ out:
 	free(jobs);
 	strv_free(env);
 	strv_free(time_env);
+	free(pycache);
 	sched_slot_devices_free(slot_dev);
 	if (gpu_lock_fd > 0)
 		close(gpu_lock_fd);

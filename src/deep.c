@@ -219,7 +219,7 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	rm_stale_pid_dirs(tmp, "kgb-", NULL);
 	rm_stale_pid_dirs(tmp, "kgb-lint-", NULL);
 	strbuf_addf(&scratch, "%s/kgb-lint-%ld", tmp, (long)getpid());
-	env = platform_worker_env(o->root, o->platform, o->slots);
+	env = platform_worker_env(o->root, o->platform, o->slots, NULL);
 	so.slots = o->slots;
 	so.timeout_s = o->timeout_s;
 	so.argv = wargv;

@@ -69,13 +69,14 @@ int platform_probe(const char *root, const char *python, json_t **ret, struct st
 	return platform_run_module(root, python, "runtime.platform", 60, ret, err);
 }
 
-int platform_run_module(const char *root, const char *python, const char *module,
-			int timeout_s, json_t **ret, struct strbuf *err)
+/* platform_run_module(), writing bytecode under `pycache` when it is not NULL. */
+static int run_module(const char *root, const char *python, const char *module, int timeout_s,
+		      const char *pycache, json_t **ret, struct strbuf *err)
 {
 	char *argv[] = {(char *)python, "-m", (char *)module, NULL};
 	struct sandbox_opts o = {.argv = argv, .cwd = root};
 	struct sandbox_child c;
-	struct strbuf out = STRBUF_INIT, env_pp = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, env_pp = STRBUF_INIT, env_pc = STRBUF_INIT;
 	char **env;
 	size_t n = 0, k = 0;
 	json_error_t jerr;
@@ -83,12 +84,21 @@ int platform_run_module(const char *root, const char *python, const char *module
 
 	while (environ[n])
 		n++;
-	env = xcalloc(n + 2, sizeof(*env));
-	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "PYTHONPATH=", 11))
-			env[k++] = environ[i];
+	env = xcalloc(n + 3, sizeof(*env));
+	for (size_t i = 0; i < n; i++) {
+		if (!strncmp(environ[i], "PYTHONPATH=", 11))
+			continue;
+		if (pycache && (!strncmp(environ[i], "PYTHONDONTWRITEBYTECODE=", 24) ||
+				!strncmp(environ[i], "PYTHONPYCACHEPREFIX=", 20)))
+			continue;
+		env[k++] = environ[i];
+	}
 	strbuf_addf(&env_pp, "PYTHONPATH=%s", root);
 	env[k++] = env_pp.buf;
+	if (pycache) {
+		strbuf_addf(&env_pc, "PYTHONPYCACHEPREFIX=%s", pycache);
+		env[k++] = env_pc.buf;
+	}
 	env[k] = NULL;
 	o.envp = env;
 	r = sandbox_spawn(&o, &c, err);
@@ -124,6 +134,7 @@ int platform_run_module(const char *root, const char *python, const char *module
 	}
 	sandbox_destroy(&c);
 	strbuf_release(&env_pp);
+	strbuf_release(&env_pc);
 	if (r == 0 && (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0)) {
 		strbuf_addf(err,
 			    "'%s -m %s' failed (exit status %d); is the Python "
@@ -144,6 +155,41 @@ int platform_run_module(const char *root, const char *python, const char *module
 	return r;
 }
 
+int platform_run_module(const char *root, const char *python, const char *module,
+			int timeout_s, json_t **ret, struct strbuf *err)
+{
+	return run_module(root, python, module, timeout_s, NULL, ret, err);
+}
+
+char *platform_pycache_dir(const char *root, const char *platform)
+{
+	const char *env = getenv("KGB_PYCACHE");
+	struct strbuf sb = STRBUF_INIT;
+
+	if (env && *env)
+		return strcmp(env, "off") ? xstrdup(env) : NULL;
+	if (!platform_times(platform))
+		return NULL; /* CI and the interpreter: bytecode next to the sources does */
+	strbuf_addf(&sb, "%s/build/pycache", root);
+	return strbuf_detach(&sb, NULL);
+}
+
+int platform_pycache_fill(const char *root, const char *python, const char *dir,
+			  struct strbuf *err)
+{
+	json_t *j = NULL;
+	int r = mkdir_p(dir, 0755);
+
+	if (r < 0) {
+		strbuf_addf(err, "cannot create '%s': %s", dir, strerror(-r));
+		return r;
+	}
+	/* Importing torch, triton and torch._dynamo from source: 10 s on the H200 box. */
+	r = run_module(root, python, "runtime.pycache", 300, dir, &j, err);
+	json_decref(j);
+	return r;
+}
+
 const char *platform_detect(json_t *probe)
 {
 	return json_is_true(json_object_get(probe, "cuda")) ? "cuda" : "interpreter";
@@ -159,11 +205,12 @@ bool platform_times(const char *name)
 	return !strcmp(name, "cuda");
 }
 
-char **platform_worker_env(const char *root, const char *platform, unsigned slots)
+char **platform_worker_env(const char *root, const char *platform, unsigned slots,
+			   const char *pycache)
 {
 	static const char *const drop[] = {"PYTHONPATH=", "TRITON_INTERPRET=", "OMP_NUM_THREADS=",
-					   "OMP_WAIT_POLICY=",
-					   "PYTHONDONTWRITEBYTECODE=", NULL};
+					   "OMP_WAIT_POLICY=", "PYTHONDONTWRITEBYTECODE=",
+					   "PYTHONPYCACHEPREFIX=", NULL};
 	size_t n = 0, k = 0;
 	char **env;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -171,7 +218,7 @@ char **platform_worker_env(const char *root, const char *platform, unsigned slot
 
 	while (environ[n])
 		n++;
-	env = xcalloc(n + 8, sizeof(*env));
+	env = xcalloc(n + 9, sizeof(*env));
 	for (size_t i = 0; i < n; i++) {
 		bool skip = false;
 		for (const char *const *d = drop; *d; d++)
@@ -183,6 +230,10 @@ char **platform_worker_env(const char *root, const char *platform, unsigned slot
 	env[k++] = strbuf_detach(&sb, NULL);
 	/* Task and candidate directories stay clean of __pycache__. */
 	env[k++] = xstrdup("PYTHONDONTWRITEBYTECODE=1");
+	if (pycache) {
+		strbuf_addf(&sb, "PYTHONPYCACHEPREFIX=%s", pycache);
+		env[k++] = strbuf_detach(&sb, NULL);
+	}
 	if (!strcmp(platform, "interpreter"))
 		env[k++] = xstrdup("TRITON_INTERPRET=1");
 	/* Workers share the cores: one BLAS/OpenMP pool each would oversubscribe them. */

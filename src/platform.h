@@ -29,14 +29,29 @@ int platform_probe(const char *root, const char *python, json_t **ret, struct st
  */
 int platform_run_module(const char *root, const char *python, const char *module,
 			int timeout_s, json_t **ret, struct strbuf *err) KGB_WUR;
+/*
+ * The workers' bytecode cache (docs/architecture.md): a directory of compiled bytecode of what
+ * a worker imports, which workers read through PYTHONPYCACHEPREFIX and never write. Where the
+ * Python environment ships no bytecode and workers may write none, every worker compiled
+ * torch, triton and torch._dynamo from source (7-8 s of each job's start on the H200 box).
+ * platform_pycache_dir(): $KGB_PYCACHE when set ("off": none), else <root>/build/pycache on a
+ * platform that times, else none (NULL); the caller frees. platform_pycache_fill() creates it
+ * and runs `python -m runtime.pycache` there with bytecode writing on (trusted, unsandboxed);
+ * negative with the reason in err when either fails (workers then compile, as before).
+ */
+char *platform_pycache_dir(const char *root, const char *platform);
+int platform_pycache_fill(const char *root, const char *python, const char *dir,
+			  struct strbuf *err) KGB_WUR;
 const char *platform_detect(json_t *probe);
 bool platform_is_known(const char *name);
 /*
- * The environment of a worker: this process's, with PYTHONPATH=root, no bytecode files,
- * TRITON_INTERPRET=1 on the interpreter, and OpenMP threads split between `slots` workers.
- * A NULL-terminated array the caller frees with strv_free().
+ * The environment of a worker: this process's, with PYTHONPATH=root, no bytecode files written,
+ * bytecode read from `pycache` when not NULL (PYTHONPYCACHEPREFIX), TRITON_INTERPRET=1 on the
+ * interpreter, and OpenMP threads split between `slots` workers. A NULL-terminated array the
+ * caller frees with strv_free().
  */
-char **platform_worker_env(const char *root, const char *platform, unsigned slots);
+char **platform_worker_env(const char *root, const char *platform, unsigned slots,
+			   const char *pycache);
 /* Whether results on this platform carry timings (the interpreter's never do). */
 bool platform_times(const char *name);
 
