@@ -88,25 +88,29 @@ GAP_CALLS = 10
 def overhead(db: sqlite3.Connection) -> None:
     """Issue 5's "harness overhead per candidate beyond its own compile and GPU time", for the
     timing pass: each timed case's worker time less its wait for the GPU lock, its compile and
-    its own calls (their count times its median time, an estimate), summed per candidate."""
+    its own calls (their count times its median time, an estimate), summed per candidate; and
+    how much of that is the baseline's calls (the other half of each speedup, estimated the
+    same way: its untimed call, the warm-up and the rounds)."""
     per: dict[str, list[float]] = {}
-    for key, ms, wait, comp, cand, rounds in db.execute(
+    for key, ms, wait, comp, cand, base, rounds in db.execute(
             "SELECT eval_key, json_extract(detail, '$.ms'), "
             "json_extract(detail, '$.phase_ms.wait'), json_extract(detail, '$.compile_ms'), "
-            "json_extract(detail, '$.time_cand_ms'), json_extract(detail, '$.rounds') "
+            "json_extract(detail, '$.time_cand_ms'), json_extract(detail, '$.time_base_ms'), "
+            "json_extract(detail, '$.rounds') "
             "FROM cases WHERE timed = 1 AND json_extract(detail, '$.time_cand_ms') IS NOT NULL"):
         own = (cand or 0) * (1 + WARMUP_CALLS + (rounds or 0) + GAP_CALLS)
-        row = per.setdefault(key, [0.0, 0.0, 0.0])
+        row = per.setdefault(key, [0.0, 0.0, 0.0, 0.0])
         row[0] += (ms or 0) - (wait or 0)
         row[1] += comp or 0
         row[2] += own
+        row[3] += (base or 0) * (1 + WARMUP_CALLS + (rounds or 0))
     if not per:
         return
     n = len(per)
-    work, comp, own = (sum(r[i] for r in per.values()) / n / 1e3 for i in range(3))
+    work, comp, own, base = (sum(r[i] for r in per.values()) / n / 1e3 for i in range(4))
     print(f"timing pass, per timed candidate ({n}): {work:.2f} s of worker time besides waiting "
           f"for the lock = own compile {comp:.2f} s + own calls {own:.3f} s (estimated) + "
-          f"harness {work - comp - own:.2f} s")
+          f"harness {work - comp - own:.2f} s (of which the baseline's calls {base:.3f} s)")
 
 
 if __name__ == "__main__":
