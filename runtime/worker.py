@@ -927,8 +927,10 @@ class Evaluator:
         one), the rounds run, and then the candidate's last timed call gets the whole check
         of the checking job's first call, against the baseline's last timed call where the
         baseline is the reference. A kernel that is right once and wrong when called again
-        fails, and its time is never that of a wrong answer. bench/results/h200-2026-12-04c:
-        the check before the rounds was 60% of the timing pass."""
+        fails, and its time is never that of a wrong answer. The check before the rounds was
+        60% of the timing pass's worker time (bench/results/h200-2026-12-04c); without it,
+        and with the session's other changes, the pass took 1.6 s per candidate, not 3.3 s
+        (h200-2026-12-04d)."""
         valued = self.job.kind not in ("alloc", "random")
         base_fn, label = self._baseline_fn(entry, ref_fn) if valued else (ref_fn, None)
         for fn, verdict, prefix in ((base_fn, "ref_error", f"{label or 'reference'}: "),
