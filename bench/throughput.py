@@ -7,11 +7,13 @@ checking phase ("[i/n +Ts] task: checked ..." or a stored verdict) and then its 
 checking phase's length and its last two finishers (the long poles), the timing phase's length
 and seconds per timed candidate; with the store, the candidates' summed import time and the
 cases' worker time by phase (waiting for the GPU lock, inputs, checks, timed rounds, the
-event/wall cross-check) and inside Triton's compile, and the timing pass's harness overhead per
-candidate beyond its own compile and calls.
+event/wall cross-check) and inside Triton's compile, the timing pass's harness overhead per
+candidate beyond its own compile and calls, and how much of the timing pass some worker had
+the GPU alone.
 Only the standard library.
 """
 
+import json
 import re
 import sqlite3
 import sys
@@ -75,6 +77,7 @@ def main() -> int:
             print(f"{what}: {rows[0]}, worker time {rows[1] / 1e3:.1f} s: {parts} s; "
                   f"inside Triton's compile {(rows[2] or 0) / 1e3:.1f} s")
         overhead(db)
+        handovers(db)
     return 0
 
 
@@ -111,6 +114,26 @@ def overhead(db: sqlite3.Connection) -> None:
     print(f"timing pass, per timed candidate ({n}): {work:.2f} s of worker time besides waiting "
           f"for the lock = own compile {comp:.2f} s + own calls {own:.3f} s (estimated) + "
           f"harness {work - comp - own:.2f} s (of which the baseline's calls {base:.3f} s)")
+
+
+def handovers(db: sqlite3.Connection, stalls: int = 3) -> None:
+    """The timing pass's GPU from its timed cases' exclusive spans (runtime/worker.py
+    `gpu_exclusive`, time.monotonic() seconds of one machine): how long some worker had it
+    alone, and how the rest of the pass went between two such spans, with the longest few
+    (a stall: another worker's shared section that the next exclusive one waited for)."""
+    spans = sorted((json.loads(g)[0], json.loads(g)[1], task, cid) for task, cid, g in db.execute(
+        "SELECT e.task, c.case_id, json_extract(c.detail, '$.gpu_exclusive') FROM cases c "
+        "JOIN evaluations e ON e.key = c.eval_key "
+        "WHERE c.timed = 1 AND json_extract(c.detail, '$.gpu_exclusive') IS NOT NULL"))
+    if len(spans) < 2:
+        return
+    alone = sum(b - a for a, b, _, _ in spans)
+    gaps = sorted(((nxt[0] - cur[1], nxt[2], nxt[3]) for cur, nxt in zip(spans, spans[1:])),
+                  reverse=True)
+    top = ", ".join(f"{g:.1f} s before {task} case {cid}" for g, task, cid in gaps[:stalls])
+    print(f"timing pass: {len(spans)} exclusive sections, {alone:.1f} s of "
+          f"{spans[-1][1] - spans[0][0]:.1f} s from the first to the last; between them "
+          f"{sum(g for g, _, _ in gaps):.1f} s, longest {top}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-"""bench/throughput.py's harness-overhead line over a small store (the rest of the script only
-sums columns)."""
+"""bench/throughput.py's harness-overhead and hand-over lines over small stores (the rest of the
+script only sums columns)."""
 
 import importlib.util
 import json
@@ -46,4 +46,27 @@ def test_overhead_per_candidate(capsys: pytest.CaptureFixture[str]) -> None:
     empty = sqlite3.connect(":memory:")
     empty.execute("CREATE TABLE cases(eval_key TEXT, case_id INTEGER, timed INTEGER, detail TEXT)")
     tp.overhead(empty)
+    assert capsys.readouterr().out == ""
+
+
+def test_handovers_between_exclusive_sections(capsys: pytest.CaptureFixture[str]) -> None:
+    tp = load_throughput()
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE evaluations(key TEXT, task TEXT)")
+    db.execute("CREATE TABLE cases(eval_key TEXT, case_id INTEGER, timed INTEGER, detail TEXT)")
+    db.executemany("INSERT INTO evaluations VALUES (?, ?)", [("ka", "a"), ("kb", "b")])
+    # a's two sections and b's one, stored out of order; b's began 1.5 s after a's first ended,
+    # a's second as b's ended; an untimed case and a timed one without a span count for nothing.
+    for key, cid, timed, span in (("ka", 1, 1, [14.0, 15.0]), ("ka", 0, 1, [10.0, 11.0]),
+                                  ("kb", 0, 1, [12.5, 14.0]), ("kb", 1, 0, [0.0, 99.0]),
+                                  ("kb", 2, 1, None)):
+        detail = {"gpu_exclusive": span} if span else {}
+        db.execute("INSERT INTO cases VALUES (?, ?, ?, ?)", (key, cid, timed, json.dumps(detail)))
+    tp.handovers(db, stalls=2)
+    assert capsys.readouterr().out.strip() == (
+        "timing pass: 3 exclusive sections, 3.5 s of 5.0 s from the first to the last; between "
+        "them 1.5 s, longest 1.5 s before b case 0, 0.0 s before a case 1")
+    db.execute("DELETE FROM cases WHERE eval_key = 'kb'")
+    db.execute("DELETE FROM cases WHERE case_id = 1")
+    tp.handovers(db)  # one section: nothing between sections to tell
     assert capsys.readouterr().out == ""
