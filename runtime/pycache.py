@@ -17,16 +17,17 @@ import json
 import sys
 import time
 
-# What a worker imports before its first case: its own modules, what the checking job's L3
-# trace imports (torch._dynamo, the profiler) and what runtime.worker._preload imports.
-MODULES = ("torch", "triton", "numpy", "runtime.worker", "torch._dynamo", "torch.profiler",
-           "torch.fx.experimental.symbolic_shapes", "triton.experimental.gluon")
+# What a worker imports before its first case: its own modules (runtime.worker imports torch,
+# triton and numpy), what the checking job's L3 trace imports (torch._dynamo, the profiler),
+# and what the worker's _preload imports.
+MODULES = ("runtime.worker", "torch._dynamo", "torch.profiler")
 
 
 def main() -> int:
     t0 = time.perf_counter()
     failed = {}
-    for name in MODULES:
+    from runtime.worker import PRELOAD_MODULES
+    for name in MODULES + PRELOAD_MODULES:
         try:
             importlib.import_module(name)
         except Exception as e:  # a worker that needs it will say why

@@ -188,7 +188,8 @@ class CaseReport:
     trace_kernel_us: float | None = None
     trace_event_us: float | None = None
     # Where the case's time went (bench/throughput.py): ms per phase ("wait", "inputs",
-    # "call", "reference", "check", "time", "gap") and ms inside Triton's compile() (a cache hit counts: it loads and links).
+    # "call", "reference", "check", "time", "gap") and ms inside Triton's compile() (a cache
+    # hit counts: it loads and links).
     phase_ms: dict[str, float] | None = None
     compile_ms: float | None = None
     # With several timing workers on one GPU (runtime.gpulock): the span, in time.monotonic()
@@ -1068,6 +1069,10 @@ def _read_job(stream: BinaryIO) -> Job:
     return parse_job(line)
 
 
+# What a case's first call would otherwise import lazily (_preload; runtime.pycache too).
+PRELOAD_MODULES = ("torch.fx.experimental.symbolic_shapes", "triton.experimental.gluon")
+
+
 def _preload() -> None:
     """Before the job, on a machine with a GPU: what the first call of a case would otherwise
     do inside the case, while holding the GPU lock's shared side and so stalling every timed
@@ -1075,13 +1080,14 @@ def _preload() -> None:
     torch imports sympy lazily, through torch.fx.experimental.symbolic_shapes, the first
     time a candidate calls torch.broadcast_shapes and many other shape helpers (2.9 s, mostly
     compiling sources that have no bytecode cache there), and Triton hashes its own libraries
-    for its cache key at the first compile of a process (0.4 s) and imports gluon (0.1 s). A standby worker does this
-    while the slot's previous job runs. Best effort: a missing piece is left to the case."""
+    for its cache key at the first compile of a process (0.4 s) and imports gluon (0.1 s). A
+    standby worker does this while the slot's previous job runs. Best effort: a missing piece
+    is left to the case."""
     if torch.version.cuda is None or not torch.cuda.is_available():
         return  # the interpreter: no timed rounds to stall, and every test worker would pay
     try:
-        importlib.import_module("torch.fx.experimental.symbolic_shapes")
-        importlib.import_module("triton.experimental.gluon")  # Triton's JIT, at first compile
+        for name in PRELOAD_MODULES:
+            importlib.import_module(name)
         from triton.runtime.cache import triton_key
         triton_key()
     except Exception:
