@@ -81,11 +81,11 @@ def main() -> int:
     return 0
 
 
-# The candidate's own calls in a timed case: its untimed call, the warm-up (kgb eval's
-# proto_job_opts.warmup), the calibrated rounds and the event/wall cross-check's calls
-# (runtime/timing.py _GAP_CALLS).
-WARMUP_CALLS = 10
-GAP_CALLS = 10
+# The candidate's own calls in a timed case: its untimed call, the warm-up, the calibrated
+# rounds and the event/wall cross-check's calls. Records since 2026-12-04 count them
+# (cand_calls, base_calls); earlier ones ran 10 warm-up and 10 cross-check calls.
+LEGACY_WARMUP_CALLS = 10
+LEGACY_GAP_CALLS = 10
 
 
 def overhead(db: sqlite3.Connection) -> None:
@@ -95,18 +95,20 @@ def overhead(db: sqlite3.Connection) -> None:
     how much of that is the baseline's calls (the other half of each speedup, estimated the
     same way: its untimed call, the warm-up and the rounds)."""
     per: dict[str, list[float]] = {}
-    for key, ms, wait, comp, cand, base, rounds in db.execute(
+    for key, ms, wait, comp, cand, base, rounds, cand_calls, base_calls in db.execute(
             "SELECT eval_key, json_extract(detail, '$.ms'), "
             "json_extract(detail, '$.phase_ms.wait'), json_extract(detail, '$.compile_ms'), "
             "json_extract(detail, '$.time_cand_ms'), json_extract(detail, '$.time_base_ms'), "
-            "json_extract(detail, '$.rounds') "
+            "json_extract(detail, '$.rounds'), json_extract(detail, '$.cand_calls'), "
+            "json_extract(detail, '$.base_calls') "
             "FROM cases WHERE timed = 1 AND json_extract(detail, '$.time_cand_ms') IS NOT NULL"):
-        own = (cand or 0) * (1 + WARMUP_CALLS + (rounds or 0) + GAP_CALLS)
+        legacy = 1 + LEGACY_WARMUP_CALLS + (rounds or 0)
+        own = (cand or 0) * (cand_calls if cand_calls is not None else legacy + LEGACY_GAP_CALLS)
         row = per.setdefault(key, [0.0, 0.0, 0.0, 0.0])
         row[0] += (ms or 0) - (wait or 0)
         row[1] += comp or 0
         row[2] += own
-        row[3] += (base or 0) * (1 + WARMUP_CALLS + (rounds or 0))
+        row[3] += (base or 0) * (base_calls if base_calls is not None else legacy)
     if not per:
         return
     n = len(per)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -38,8 +38,8 @@ import torch
 
 from runtime.inputs import BuiltArg, call, clone_args, restore_args
 
-__all__ = ["METHODS", "Timing", "TimingError", "flush_buffer", "gap_judge", "hold_for",
-           "time_case", "speedup_ci", "wall_gap"]
+__all__ = ["GAP_CALLS", "METHODS", "Timing", "TimingError", "flush_buffer", "gap_judge",
+           "hold_for", "time_case", "speedup_ci", "wall_gap"]
 
 METHODS = ("events", "cuda_graph")
 
@@ -54,8 +54,10 @@ _L2_FACTOR = 2
 # work the events did not bracket. On the H200 the 793 timed cases of every shipped solution
 # had wall - event at most 0.151 ms (99th percentile 0.071) and wall / event at most 1.27
 # (bench/results/h200-2026-12-03d); a finding needs both limits crossed, with margins of 3x
-# and 1.6x over those.
-_GAP_CALLS = 10
+# and 1.6x over those. Five calls, not ten (as there): what the check catches (work on another
+# stream, deferred work) shows on every call, and a median of five still ignores two outliers;
+# the ten calls were a tenth of a timed case's worker time.
+GAP_CALLS = 5
 _GAP_MIN_MS = 0.5
 _GAP_RATIO = 2.0
 
@@ -108,6 +110,14 @@ class Timing:
     method: str = "events"
     hold_ms: float = 0.0  # the spin ahead of each timed candidate call (0: no hold)
     base_hold_ms: float = 0.0  # the same ahead of each baseline call
+    warmup: int = 0  # warm-up calls of each function, ahead of the rounds
+    base_all: tuple[float, ...] = ()  # every round's time, in order (for with_interval)
+    cand_all: tuple[float, ...] = ()
+
+    def with_interval(self) -> "Timing":
+        """This timing with speedup_ci computed from its rounds' times: the bootstrap is a few
+        ms of CPU work per case, which the caller runs once the GPU is no longer its alone."""
+        return replace(self, speedup_ci=speedup_ci(list(self.base_all), list(self.cand_all)))
 
 
 @dataclass(frozen=True)
@@ -258,8 +268,9 @@ def time_case(cand: Callable[..., Any], base: Callable[..., Any], inputs: Sequen
               method: str = "events") -> tuple[Timing, TimedCall, TimedCall]:
     """Warm up both (timed, for the calibration), then time the calibrated number of rounds
     (at least `rounds`) of each, interleaved; `inputs` are never touched. Returns the timing
-    and the last timed call of the candidate and of the baseline (the worker checks those).
-    Raises TimingError when a function cannot be timed by `method`."""
+    (without its speedup interval: Timing.with_interval) and the last timed call of the
+    candidate and of the baseline (the worker checks those). Raises TimingError when a
+    function cannot be timed by `method`."""
     if method not in METHODS:
         raise ValueError(f"unknown timing method {method!r}")
     timed = {"base": _Timed(base, inputs, method), "cand": _Timed(cand, inputs, method)}
@@ -268,7 +279,8 @@ def time_case(cand: Callable[..., Any], base: Callable[..., Any], inputs: Sequen
     launch: dict[str, list[float]] = {"base": [], "cand": []}
     # Two warm-up rounds at least: the first call pays for compilation and caches and is left
     # out of both estimates below.
-    for _ in range(max(warmup, 2)):
+    warmup = max(warmup, 2)
+    for _ in range(warmup):
         _round(order, flush, warm, launch_ms=launch)
     torch.cuda.synchronize()
     est = max(float(np.median(_elapsed(warm[k][1:]))) for k in warm)
@@ -286,8 +298,9 @@ def time_case(cand: Callable[..., Any], base: Callable[..., Any], inputs: Sequen
     cand_ms, cand_iqr = _stats(cand_all)
     speedup = base_ms / cand_ms if cand_ms > 0 else None
     last = {k: TimedCall(t.out, t.args) for k, t in timed.items()}
-    return (Timing(base_ms, cand_ms, base_iqr, cand_iqr, speedup, speedup_ci(base_all, cand_all),
-                   n, method, hold["cand"], hold["base"]), last["cand"], last["base"])
+    return (Timing(base_ms, cand_ms, base_iqr, cand_iqr, speedup, None, n, method, hold["cand"],
+                   hold["base"], warmup, tuple(base_all), tuple(cand_all)),
+            last["cand"], last["base"])
 
 
 def gap_judge(wall_ms: float, event_ms: float) -> str | None:
@@ -300,19 +313,19 @@ def gap_judge(wall_ms: float, event_ms: float) -> str | None:
     if wall_ms - event_ms > _GAP_MIN_MS and wall_ms > _GAP_RATIO * event_ms:
         return (f"event/wall cross-check: a synchronised call took {wall_ms:.3f} ms on the host "
                 f"clock but {event_ms:.3f} ms between the timing stream's events (medians of "
-                f"{_GAP_CALLS}): work ran outside the timed stream")
+                f"{GAP_CALLS}): work ran outside the timed stream")
     return None
 
 
 def wall_gap(fn: Callable[..., Any], inputs: Sequence[BuiltArg],
              flush: torch.Tensor) -> tuple[float, float]:
-    """The event/wall cross-check (issue 4): _GAP_CALLS calls, each bracketed by events on the
+    """The event/wall cross-check (issue 4): GAP_CALLS calls, each bracketed by events on the
     current stream and by the host clock up to a device-wide synchronize. An honest call's wall
     time is its event time plus microseconds (both span the call, launch gaps included); work
     the events do not cover (another stream, deferred work) shows as a larger wall time.
     Returns the medians (wall, event) in ms."""
     walls, evs = [], []
-    for _ in range(_GAP_CALLS):
+    for _ in range(GAP_CALLS):
         args = clone_args(inputs)
         flush.zero_()
         torch.cuda.synchronize()

@@ -48,7 +48,7 @@ from runtime.inputs import ArgSpec, BuiltArg, build_args, call, clone_args, pars
 from runtime.mutants import MUTANTS
 from runtime.mutants import apply as apply_mutant
 from runtime.timing import METHODS as TIMING_METHODS
-from runtime.timing import TimingError, flush_buffer, gap_judge, time_case, wall_gap
+from runtime.timing import GAP_CALLS, TimingError, flush_buffer, gap_judge, time_case, wall_gap
 
 Call = tuple[Any, tuple[BuiltArg, ...]]  # a call's output and the arguments it was called on
 
@@ -187,6 +187,11 @@ class CaseReport:
     # elapsed time of events around the call on its stream (judged: runtime.trace.sum_judge).
     trace_kernel_us: float | None = None
     trace_event_us: float | None = None
+    # A timed case's calls of the candidate and of the baseline in its timing job: the untimed
+    # call, the warm-up, the rounds and (candidate) the event/wall cross-check's calls, for
+    # bench/throughput.py's own-calls estimate.
+    cand_calls: int | None = None
+    base_calls: int | None = None
     # Where the case's time went (bench/throughput.py): ms per phase ("wait", "inputs",
     # "call", "reference", "check", "time", "gap") and ms inside Triton's compile() (a cache
     # hit counts: it loads and links).
@@ -965,6 +970,9 @@ class Evaluator:
             return self._failed(case, "error", e, "during timing: ")
         self.lock.shared()
         self._phases.mark("wait")
+        if timing is not None:
+            timing = timing.with_interval()
+            self._phases.mark("time")
         where = "last timed call: "
         if last is None:
             where, args = "", clone_args(inputs)
@@ -1007,6 +1015,8 @@ class Evaluator:
                        speedup_ci_high=timing.speedup_ci[1] if timing.speedup_ci else None,
                        rounds=timing.rounds, timing=timing.method, hold_ms=timing.hold_ms,
                        base_hold_ms=timing.base_hold_ms,
+                       cand_calls=1 + timing.warmup + timing.rounds + GAP_CALLS,
+                       base_calls=1 + timing.warmup + timing.rounds,
                        wall_ms=wall_ms, wall_event_ms=event_ms), False
 
 

@@ -1493,7 +1493,10 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		strbuf_reset(&err);
 		r = nr_jobs ? sched_run(&so, jobs, nr_jobs, on_done, &ectx, &err) : 0;
 		if (r >= 0 && two_phase) {
-			struct proto_job_opts jo = {.timed = true, .warmup = 10, .rounds = 25,
+			/* 4 warm-up calls per side: the first is discarded, the other three
+			 * calibrate the rounds and size the hold (runtime/timing.py). With 10,
+			 * the warm-up was a fifth of the calls of the serial timing pass. */
+			struct proto_job_opts jo = {.timed = true, .warmup = 4, .rounds = 25,
 						    .timing_method = o.timing};
 			unsigned timing_jobs = o.timing_jobs ? o.timing_jobs
 							     : EVAL_TIMING_JOBS_PER_GPU;

@@ -31,18 +31,19 @@ def test_overhead_per_candidate(capsys: pytest.CaptureFixture[str]) -> None:
          time_base_ms=2.0, rounds=29)  # own calls: (1 + 10 + 29 + 10) x 1 ms = 50 ms
     # and the baseline's: (1 + 10 + 29) x 2 ms = 80 ms
     case("a", 1, 1, ms=1000, phase_ms={"wait": 0}, compile_ms=0, time_cand_ms=2.0, rounds=9)
+    # b's record counts its calls (since 2026-12-04): own 20 x 0.5 ms, the baseline's 16 x 1 ms
     case("b", 0, 1, ms=500, phase_ms={"wait": 100}, compile_ms=100, time_cand_ms=0.5,
-         rounds=49)
+         time_base_ms=1.0, rounds=49, cand_calls=20, base_calls=16)
     case("b", 1, 0, ms=9999, compile_ms=9999)
     case("b", 2, 1, ms=9999, phase_ms={"wait": 0}, compile_ms=9999)
     tp.overhead(db)
     out = capsys.readouterr().out
-    # a: 3000 work, 200 compile, 50 + 60 own, 80 baseline; b: 400 work, 100 compile, 35 own;
-    # means of the two
+    # a: 3000 work, 200 compile, 50 + 60 own, 80 baseline; b: 400 work, 100 compile, 10 own,
+    # 16 baseline; means of the two
     assert out.strip() == ("timing pass, per timed candidate (2): 1.70 s of worker time besides "
-                           "waiting for the lock = own compile 0.15 s + own calls 0.072 s "
-                           "(estimated) + harness 1.48 s (of which the baseline's calls "
-                           "0.040 s)")
+                           "waiting for the lock = own compile 0.15 s + own calls 0.060 s "
+                           "(estimated) + harness 1.49 s (of which the baseline's calls "
+                           "0.048 s)")
     empty = sqlite3.connect(":memory:")
     empty.execute("CREATE TABLE cases(eval_key TEXT, case_id INTEGER, timed INTEGER, detail TEXT)")
     tp.overhead(empty)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import torch
 
+import runtime.timing as timing
 import runtime.worker as worker
 from runtime.inputs import call, clone_args
 from runtime.timing import Timing, TimedCall, TimingError
@@ -63,8 +64,10 @@ class FakeGpu:
                 args = clone_args(inputs)
                 last[name] = TimedCall(call(fn, args), args)
                 self.timed.append(name)
-        return (Timing(2.0, 1.0, 0.1, 0.1, 2.0, (1.9, 2.1), rounds), last["cand"],
-                last["base"])
+        # Without its interval: the worker computes it once the GPU is shared again.
+        times = tuple(float(2 + i % 3) for i in range(rounds))
+        return (Timing(2.0, 1.0, 0.1, 0.1, 2.0, None, rounds, warmup=warmup, base_all=times,
+                       cand_all=tuple(t / 2 for t in times)), last["cand"], last["base"])
 
 
 def evaluate(candidate: types.ModuleType, baseline: types.ModuleType | None = None,
@@ -109,6 +112,10 @@ def test_honest_candidate_is_called_once_before_the_rounds(monkeypatch: pytest.M
     # no check of its own before them.
     assert cand.calls == 1 + gpu.timed.count("cand") == 2 + ROUNDS
     assert r.speedup == 2.0 and r.timed_output_ok and r.baseline == "reference"
+    # The interval is computed after the rounds, from their times (exactly 2x in each round).
+    assert r.speedup_ci_low == r.speedup_ci_high == 2.0
+    # The record counts the calls: untimed, warm-up (1 here), rounds, cross-check (faked here).
+    assert (r.cand_calls, r.base_calls) == (2 + ROUNDS + timing.GAP_CALLS, 2 + ROUNDS)
     assert set(r.phase_ms or {}) >= {"inputs", "call", "wait", "time", "gap", "reference", "check"}
 
 
