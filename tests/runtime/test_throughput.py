@@ -40,10 +40,14 @@ def test_overhead_per_candidate(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     # a: 3000 work, 200 compile, 50 + 60 own, 80 baseline; b: 400 work, 100 compile, 10 own,
     # 16 baseline; means of the two
-    assert out.strip() == ("timing pass, per timed candidate (2): 1.70 s of worker time besides "
-                           "waiting for the lock = own compile 0.15 s + own calls 0.060 s "
-                           "(estimated) + harness 1.49 s (of which the baseline's calls "
-                           "0.048 s)")
+    # and the distribution of the harness: a 2.69 s, b 0.29 s (no evaluations table here:
+    # the largest is named by its key)
+    assert out.strip().split("\n") == [
+        "timing pass, per timed candidate (2): 1.70 s of worker time besides waiting for the "
+        "lock = own compile 0.15 s + own calls 0.060 s (estimated) + harness 1.49 s (of which "
+        "the baseline's calls 0.048 s)",
+        "harness per timed candidate: median 1.49 s, 90th percentile 2.45 s, largest 2.69 s "
+        "(a); 1 of 2 under 1 s"]
     empty = sqlite3.connect(":memory:")
     empty.execute("CREATE TABLE cases(eval_key TEXT, case_id INTEGER, timed INTEGER, detail TEXT)")
     tp.overhead(empty)
@@ -71,3 +75,13 @@ def test_handovers_between_exclusive_sections(capsys: pytest.CaptureFixture[str]
     db.execute("DELETE FROM cases WHERE case_id = 1")
     tp.handovers(db)  # one section: nothing between sections to tell
     assert capsys.readouterr().out == ""
+
+
+def test_task_of_names_the_evaluation_or_falls_back_to_the_key() -> None:
+    tp = load_throughput()
+    db = sqlite3.connect(":memory:")
+    assert tp.task_of(db, "0123456789abcdef") == "0123456789ab"  # no evaluations table
+    db.execute("CREATE TABLE evaluations(key TEXT, source TEXT, task TEXT)")
+    db.execute("INSERT INTO evaluations VALUES ('k1', 'aten', 'polygamma')")
+    assert tp.task_of(db, "k1") == "aten/polygamma"
+    assert tp.task_of(db, "k2") == "k2"
