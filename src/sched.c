@@ -461,6 +461,33 @@ judge_cases:
 	sched_judge_cases(o, r->cases, s->job->nr_cases, r);
 }
 
+/*
+ * Appends "; 7 of 20 cases failed: 3, 4, 9, 12, 15, ..." to a detail that names the first
+ * failing case only, so that one bad shape is told apart from a kernel wrong everywhere.
+ * Skipped cases (platform or stop_on_fail) are not failures.
+ */
+static void add_failure_count(json_t *cases, size_t nr, struct strbuf *detail)
+{
+	enum { SHOWN = 5 };
+	size_t failed = 0, shown = 0;
+	struct strbuf ids = STRBUF_INIT;
+
+	for (size_t i = 0; i < nr; i++) {
+		const char *v = json_string_value(json_object_get(json_array_get(cases, i),
+								  "verdict"));
+
+		if (v && (!strcmp(v, "pass") || !strcmp(v, "skipped")))
+			continue;
+		failed++;
+		if (shown < SHOWN)
+			strbuf_addf(&ids, "%s%zu", shown++ ? ", " : "", i);
+	}
+	if (failed > 1)
+		strbuf_addf(detail, "; %zu of %zu cases failed: %s%s", failed, nr, ids.buf,
+			    failed > shown ? ", ..." : "");
+	strbuf_release(&ids);
+}
+
 void sched_judge_cases(const struct sched_opts *o, json_t *cases, size_t nr,
 		       struct sched_result *r)
 {
@@ -502,6 +529,7 @@ void sched_judge_cases(const struct sched_opts *o, json_t *cases, size_t nr,
 		}
 		strbuf_addf(&r->detail, "case %zu: %s", i,
 			    json_is_string(msg) ? json_string_value(msg) : r->verdict);
+		add_failure_count(cases, nr, &r->detail);
 		break;
 	}
 }
