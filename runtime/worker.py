@@ -1104,12 +1104,25 @@ def _preload() -> None:
         pass
 
 
+def _autotune_first_config() -> None:
+    """On the interpreter, @triton.autotune with several configs benchmarks them through a GPU
+    driver that is not there ("0 active drivers"), so an honest autotuned kernel raised. Every
+    config scores the same instead, and the autotuner keeps the first (pruned) one: the kernel
+    runs with it, and the interpreter's prompt says that each config must be correct."""
+    from triton.runtime.autotuner import Autotuner
+
+    def _bench(self: Autotuner, *args: Any, config: Any, **meta: Any) -> list[float]:
+        return [0.0, 0.0, 0.0]
+    Autotuner._bench = _bench  # type: ignore[method-assign]
+
+
 def _setup_platform(job: Job) -> None:
     """Before the candidate: the platform's switches, and CUDA started on the slot's device."""
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     if job.platform == "interpreter":
         os.environ.setdefault("TRITON_INTERPRET", "1")
+        _autotune_first_config()
         return
     torch.cuda.set_device(0)
     # The profiler (L3, runtime.trace) imports torch._dynamo on first use, and that import

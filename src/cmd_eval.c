@@ -91,6 +91,8 @@ struct candidate {
 	char hash[HASH_HEX_LEN + 1];
 	char key[HASH_HEX_LEN + 1];
 	struct case_list cases;
+	size_t cases_skipped;	 /* dropped from `cases`: the platform cannot judge them */
+	struct strbuf skip_note; /* why, for the detail; empty when none */
 	char *job_line;
 	bool duplicate; /* same key as an earlier candidate of this run */
 	double check_cost; /* check_cost() of its cases: the order of the checking jobs */
@@ -424,6 +426,7 @@ static void add_candidate(struct candidate **v, size_t *n, size_t *alloc, const 
 	c->task = t;
 	c->path = abs ? abs : xstrdup(path);
 	c->sample = xstrdup(sample);
+	strbuf_init(&c->skip_note, 0);
 }
 
 /* Collects the candidates of the selected tasks; *ret_skipped counts tasks with none. */
@@ -918,8 +921,11 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 			    "ceilings (speed-of-light): not counted in the speedup",
 			    res->detail.len ? "; " : "", over_sol, over_sol == 1 ? "" : "s",
 			    CEILINGS_SOL_LIMIT);
+	if (c->skip_note.len)
+		strbuf_addf(&res->detail, "%s%s", res->detail.len ? "; " : "", c->skip_note.buf);
 	e.detail = res->detail.buf;
 	e.cases_total = (long long)c->cases.nr;
+	e.cases_skipped = (long long)c->cases_skipped;
 	e.cases_passed = (long long)passed;
 	e.timed_cases = (long long)timed;
 	/* A candidate that never loaded failed no particular case. */
@@ -1412,6 +1418,10 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			r = store_eval_get(store, c->key, &prev, &err);
 			if (r == 0) {
 				r = link_candidate(store, run_id, c, true, &err);
+				if (kctx->verbose > 0)
+					fprintf(stderr, "[stored] %s/%s %s: %s (%lld/%lld cases)\n",
+						c->task->source, c->task->op, c->sample, prev.verdict,
+						prev.cases_passed, prev.cases_total);
 				store_eval_release(&prev);
 				if (r < 0) {
 					fprintf(stderr, "kgb eval: %s\n", err.buf);
@@ -1444,6 +1454,12 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			fprintf(stderr, "kgb eval: %s/task.json: %s\n", c->task->dir, err.buf);
 			ret = KGB_EXIT_DATA;
 			goto out;
+		}
+		c->cases_skipped = profile_drop_unsupported(o.profile, &c->cases, &c->skip_note);
+		if (!c->cases.nr) {
+			fprintf(stderr, "kgb eval: %s/%s %s: not evaluated: %s\n", c->task->source,
+				c->task->op, c->sample, c->skip_note.buf);
+			continue;
 		}
 		for (size_t k = 0; k < c->cases.nr; k++) { /* the platform's tolerance multipliers */
 			double m = profile_tol_mult(o.profile, c->cases.v[k].out_dtype);
@@ -1602,6 +1618,7 @@ out:
 		json_decref(cands[i].checked.cases);
 		json_decref(cands[i].checked.hello);
 		case_list_release(&cands[i].cases);
+		strbuf_release(&cands[i].skip_note);
 	}
 	free(cands);
 	free(jobs);

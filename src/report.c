@@ -152,6 +152,7 @@ void report_eval_table(FILE *f, const struct report_run *r)
 	size_t pass, nreused = 0;
 	bool timed = platform_times(r->platform);
 	struct report_metrics m;
+	long long cases_skipped = 0;
 
 	fprintf(f, "%-28s %-12s %-14s %-11s %-8s %s\n", "TASK", "SAMPLE", "VERDICT", "CASES",
 		"SPEEDUP", "NOTE");
@@ -162,6 +163,9 @@ void report_eval_table(FILE *f, const struct report_run *r)
 
 		strbuf_addf(&name, "%s/%s", e->source, e->task);
 		strbuf_addf(&cases, "%lld/%lld", e->cases_passed, e->cases_total);
+		if (e->cases_skipped)
+			strbuf_addf(&cases, " +%lld", e->cases_skipped);
+		cases_skipped += e->cases_skipped;
 		if (!timed)
 			snprintf(sp, sizeof(sp), "n/a");
 		else if (isnan(e->speedup) || strcmp(e->verdict, "pass"))
@@ -240,6 +244,10 @@ void report_eval_table(FILE *f, const struct report_run *r)
 	if (r->skipped)
 		fprintf(f, ", %zu tasks without a candidate", r->skipped);
 	fputc('\n', f);
+	if (cases_skipped)
+		fprintf(f, "%lld cases not run: the platform cannot judge them (\"+N\" in CASES; "
+			   "the candidate's detail says why), not failures\n",
+			cases_skipped);
 }
 
 static json_t *real_or_null(double v)
@@ -282,6 +290,7 @@ void report_eval_json(FILE *f, const struct report_run *r)
 	size_t pass, nreused = 0;
 	struct report_metrics m;
 	json_t *sum, *bys = json_object();
+	long long cases_skipped = 0;
 	char *s;
 
 	for (size_t i = 0; i < r->nr; i++) {
@@ -302,6 +311,8 @@ void report_eval_json(FILE *f, const struct report_run *r)
 				      "reused", r->reused[i]);
 
 		nreused += r->reused[i];
+		cases_skipped += e->cases_skipped;
+		json_object_set_new(o, "cases_skipped", json_integer(e->cases_skipped));
 		json_object_set_new(o, "sol_fraction", real_or_null(r->sol ? r->sol[i] : NAN));
 		json_object_set_new(o, "wall_ms", real_or_null(e->wall_ms));
 		json_object_set_new(o, "baseline", json_string(catalog_source_baseline(e->source)));
@@ -334,6 +345,7 @@ void report_eval_json(FILE *f, const struct report_run *r)
 	report_compute_metrics(r, NULL, &m);
 	metrics_json(sum, &m);
 	json_object_set_new(sum, "timing_method", json_string(timing_method(r)));
+	json_object_set_new(sum, "cases_skipped", json_integer(cases_skipped));
 	if (r->sandbox)
 		json_object_set(sum, "sandbox", r->sandbox);
 	s = json_dumps(sum, JSON_COMPACT);
