@@ -182,6 +182,9 @@ FIRING = [
     ("module-cache", "class C:\n    s = None\ndef f(k, v):\n    c = C if k else None\n"
                      "    c.s[k] = v\n"),
     ("module-cache", "def g(x):\n    pass\ndef f(x):\n    h = (g := g)\n    h.last = x\n"),
+    ("module-cache", "def m(fn):\n    c = {}\n    def g(x):\n        d = c\n        d[x] = 1\n"
+                     "        return fn(x)\n    return g\n"),  # a closure's dict, aliased
+    ("module-cache", "_T = (1,)\ndef f(x):\n    t = x if x else _T\n    t.append(x)\n"),
     ("module-cache", "def f(x):\n    x.cache = 1\n"),  # an input, or anything passed in
     ("module-cache", "class C:\n    pass\ndef f(x):\n    (c,) = (C,)\n    c.s = x\n"),
     ("module-cache", "def f(cfg):\n    cfg.kwargs['B'] = 1\n"),  # a module-level Config
