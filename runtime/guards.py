@@ -6,14 +6,23 @@ outside a whitelist of allocation, metadata and view functions; torch compute me
 tensors; Triton's timing, runtime and compiler internals; imports other than torch, triton and a
 few pure standard modules; `exec`/`eval`/`open` and friends; dunder attribute games; tensor
 subclasses; state kept across calls (module-level mutable containers, `lru_cache`, mutable
-defaults, writes to non-local objects, `global`); broad `except` clauses (fallback paths); and
-source encodings other than UTF-8 (the importer would decode other bytes than were scanned).
+defaults, writes to non-local objects or through aliases of them, `global`); broad `except`
+clauses (fallback paths); and source encodings other than UTF-8 (the importer would decode
+other bytes than were scanned).
+
+Attributes are judged by an allow-list, not a block-list: an attribute of anything the
+candidate did not define itself (a parameter, what a call returned, a module's object) must be
+a name honest code reads (_HOST_ATTRS; _KERNEL_ATTRS inside a Triton kernel), never an
+underscore name; frame, generator, traceback and code internals are refused by name wherever
+they appear; `match` class patterns (attribute reads without attribute syntax) and `@` on host
+values (torch's matrix product) are refused outright.
 
 Names are resolved through the module's scopes: `import torch as T`, `from torch import mul as
 m`, and `getattr(torch, "mul")` all reach `torch.mul`; a local variable or parameter that
-shadows a name is not mistaken for it. docs/anti-hack.md lists the rules, what L1 cannot see
-(operators on tensors, dynamic dispatch on objects of unknown type) and how to extend the hack
-corpus. The tables below are hard-coded on purpose: nothing is imported or computed at import.
+shadows a name is not mistaken for it. docs/anti-hack.md lists the rules, the allow-list's
+structure, what L1 cannot see (operators on tensors, dynamic dispatch on objects of unknown
+type) and how to extend the hack corpus. The tables below are hard-coded on purpose: nothing
+is imported or computed at import.
 """
 
 from __future__ import annotations
