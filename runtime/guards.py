@@ -1159,8 +1159,8 @@ class _Scanner(ast.NodeVisitor):
         (a finding, or an alignment test); False when the allow-list is still to judge it."""
         p = self.parents.get(node)
         called = isinstance(p, ast.Call) and p.func is node
-        if attr in _CALL_ONLY and (not called or (attr == "type" and isinstance(p, ast.Call)
-                                                  and not p.args and not p.keywords)):
+        if attr in _CALL_ONLY and ((not called and self._value_read(node, receiver)) or (
+                attr == "type" and called and not p.args and not p.keywords)):
             return False  # device.type, finfo(dt).max, x.type() (a string)
         if isinstance(receiver, ast.Name):
             s = self._lookup(receiver.id)
@@ -1172,6 +1172,24 @@ class _Scanner(ast.NodeVisitor):
                  "happen in Triton kernels)" if called else f".{attr}: torch tensor method "
                  "taken as a value", attr)
         return True
+
+    def _value_read(self, node: ast.AST, receiver: ast.AST) -> bool:
+        """`.type`, `.max` or `.min` read as a value, never to be called: of a device or a
+        finfo/iinfo (a string or a number), or used where only its value counts (compared,
+        in arithmetic, a key, formatted). `f = x.max; f()` would be a reduction."""
+        metadata = ("torch.finfo", "torch.iinfo", "torch.device",
+                    "torch.cuda.get_device_properties")
+        e: ast.AST | None = receiver
+        if isinstance(e, ast.Name):
+            b = self._binding(e.id)
+            e = b if b is not None else e
+        if (isinstance(e, ast.Attribute) and e.attr == "device") or (
+                isinstance(e, ast.Call) and self._dotted(e.func) in metadata):
+            return True
+        p = self.parents.get(node)
+        return (isinstance(p, (ast.Compare, ast.BinOp, ast.UnaryOp, ast.FormattedValue))
+                or (isinstance(p, ast.IfExp) and p.test is node)
+                or (isinstance(p, ast.Subscript) and p.slice is node))
 
     def _containers_builtin(self, scope: _Scope) -> bool:
         """Container builtins (list, sorted, ...) are not shadowed where `scope` sees them."""

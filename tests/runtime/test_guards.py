@@ -54,6 +54,9 @@ FIRING = [
     ("tensor-method", "def f(x):\n    return x.type(torch.float16)\n"),
     ("tensor-method", "def f(x):\n    return x.max()\n"),
     ("tensor-method", "def f(x, d):\n    d.sort()\n"),  # d could be a tensor
+    # call-only names read as values only where they cannot be called later
+    ("tensor-method", "def f(x):\n    g = x.max\n    return g()\n"),
+    ("tensor-method", "def f(x, run):\n    return run(x.type, torch.float16)\n"),
     # frames, generators, coroutines, tracebacks, code, a function's globals: by name, anywhere
     ("introspection", "def f():\n    g = (x for x in ())\n    return g.gi_frame.f_back\n"),
     ("introspection", "def f():\n    try:\n        pass\n    except ValueError as e:\n"
@@ -293,6 +296,9 @@ HONEST = [
     "def f(x):\n    return '{0.shape} {1:>{2}}'.format(x, 1, 3) + '{}'.format(x.dtype)\n",
     "def f(x, n):\n    return n.bit_length(), ','.join(['a']), x.device.index, x.dtype.itemsize,"
     " torch.finfo(x.dtype).eps, torch.cuda.get_device_properties(0).warp_size\n",
+    "def f(x, d, dt):\n    info = torch.finfo(dt)\n    dev = x.device\n    lo = info.min\n"
+    "    big = 0 if d else torch.iinfo(x.dtype).max\n    t = dev.type\n"
+    "    return lo, big, t, d.type == 'cuda', -x.device.index\n",
     "def prune(configs, named_args, **kw):\n    return [c for c in configs if c.kwargs['B'] <="
     " named_args['n'] and c.num_warps >= 4]\n",
     "_TL = {torch.float16: tl.float16}\ndef f(d):\n    return _TL[d].primitive_bitwidth,"
