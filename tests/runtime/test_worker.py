@@ -325,8 +325,8 @@ def test_out_of_memory_is_retried(times: str, verdict: str, retries: int, kind: 
     code = ("import sys, runtime.worker as w; w._OOM_WAITS_S = (0.05, 0.05); "
             "sys.exit(w.main())")
     case = dict(add_cases()[2], id=0)  # float32: torch.add is exact enough there
-    line = json.dumps(job(CANDIDATES / "out_of_memory.py", [case],
-                          allow=TEST_ALLOW + ["torch.OutOfMemoryError", "open"])) + "\n"
+    allow = TEST_ALLOW + ["torch.OutOfMemoryError", "open", "read", "write"]
+    line = json.dumps(job(CANDIDATES / "out_of_memory.py", [case], allow=allow)) + "\n"
     p = subprocess.run([sys.executable, "-c", code], input=line.encode(), capture_output=True,
                        cwd=tmp_path, env=env, timeout=300)
     assert p.returncode == 0, p.stderr.decode()
@@ -352,7 +352,7 @@ def test_out_of_memory_retry_repeats_the_once_per_entry_checks(tmp_path: Path) -
             "sys.exit(w.main())")
     j = job(CANDIDATES / "oom_in_rerun.py", [dict(add_cases()[2], id=0)],
             entries=[dict(ADD_ENTRIES[0], ghost=False)],
-            allow=TEST_ALLOW + ["torch.OutOfMemoryError", "open"])
+            allow=TEST_ALLOW + ["torch.OutOfMemoryError", "open", "read", "write"])
     j["task"]["ghost"] = True  # the determinism re-run (and L2, off for the entry)
     p = subprocess.run([sys.executable, "-c", code], input=(json.dumps(j) + "\n").encode(),
                        capture_output=True, cwd=tmp_path, env=env, timeout=300)
