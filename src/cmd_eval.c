@@ -22,6 +22,7 @@
 #include "cases.h"
 #include "catalog.h"
 #include "ceilings.h"
+#include "escape.h"
 #include "kgb.h"
 #include "platform.h"
 #include "profile.h"
@@ -88,6 +89,7 @@ struct candidate {
 	const struct task *task;
 	char *path;   /* absolute */
 	char *sample;
+	char *sample_shown; /* sample through escape_text(): it is a file name */
 	char hash[HASH_HEX_LEN + 1];
 	char key[HASH_HEX_LEN + 1];
 	struct case_list cases;
@@ -424,6 +426,7 @@ static void add_candidate(struct candidate **v, size_t *n, size_t *alloc, const 
 	c->task = t;
 	c->path = abs ? abs : xstrdup(path);
 	c->sample = xstrdup(sample);
+	c->sample_shown = escape_text_dup(sample);
 }
 
 /* Collects the candidates of the selected tasks; *ret_skipped counts tasks with none. */
@@ -865,7 +868,7 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 		if (ctx->verbose > 0 || (ctx->verbose == 0 && isatty(STDERR_FILENO)))
 			fprintf(stderr, "[%zu/%zu +%.0fs] %s/%s %s: checked, %zu cases to time\n",
 				++ctx->done, ctx->total, monotonic_s() - ctx->start_s, c->task->source,
-				c->task->op, c->sample, c->timed.nr);
+				c->task->op, c->sample_shown, c->timed.nr);
 		report_progress_draw(ctx->done, ctx->total, monotonic_s() - ctx->start_s,
 				     ctx->verbose);
 		return 0;
@@ -875,8 +878,11 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 	ctx->done++;
 	if (!strcmp(res->verdict, "env_error")) {
 		/* The machine failed, not the candidate: nothing is stored, so a later run retries. */
+		char *d = escape_text_dup(res->detail.buf);
+
 		fprintf(stderr, "kgb eval: %s/%s %s: not evaluated: %s (nothing stored)\n",
-			c->task->source, c->task->op, c->sample, res->detail.buf);
+			c->task->source, c->task->op, c->sample_shown, d);
+		free(d);
 		ctx->env_failures++;
 		return 0;
 	}
@@ -937,11 +943,26 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 	if (ctx->verbose > 0 || (ctx->verbose == 0 && isatty(STDERR_FILENO)))
 		fprintf(stderr, "[%s%zu/%zu +%.0fs] %s/%s %s: %s (%zu/%zu cases, %.1f s)\n",
 			ctx->phase == PHASE_TIME ? "timed " : "", ctx->done, ctx->total,
-			monotonic_s() - ctx->start_s, c->task->source, c->task->op, c->sample, res->verdict, passed, c->cases.nr,
+			monotonic_s() - ctx->start_s, c->task->source, c->task->op, c->sample_shown, res->verdict, passed, c->cases.nr,
 			res->wall_ms / 1e3);
 	report_progress_draw(ctx->done, ctx->total, monotonic_s() - ctx->start_s, ctx->verbose);
-	if (ctx->verbose > 1 && res->stderr_tail.len)
-		fprintf(stderr, "--- worker stderr (tail) ---\n%s\n---\n", res->stderr_tail.buf);
+	if (ctx->verbose > 1 && res->stderr_tail.len) {
+		/* Line by line, each escaped: the worker wrote it (escape.h). */
+		struct strbuf tail = STRBUF_INIT, line = STRBUF_INIT;
+
+		for (const char *l = res->stderr_tail.buf; *l;) {
+			size_t n = strcspn(l, "\n");
+
+			strbuf_reset(&line);
+			strbuf_add(&line, l, n);
+			escape_text(&tail, line.buf);
+			strbuf_addch(&tail, '\n');
+			l += n + (l[n] == '\n');
+		}
+		strbuf_release(&line);
+		fprintf(stderr, "--- worker stderr (tail) ---\n%s---\n", tail.buf);
+		strbuf_release(&tail);
+	}
 	free(e.first_failure);
 	free(speedups);
 	json_decref(rows);
@@ -1073,6 +1094,7 @@ static int plan_platform(void *data, const struct catalog *cat, const struct pro
 		counts[ntasks - 1]++;
 		free(cands[i].path);
 		free(cands[i].sample);
+		free(cands[i].sample_shown);
 	}
 	free(cands);
 	if (!ntasks)
@@ -1582,6 +1604,7 @@ out:
 	for (size_t i = 0; i < nr_cands; i++) {
 		free(cands[i].path);
 		free(cands[i].sample);
+		free(cands[i].sample_shown);
 		free(cands[i].job_line);
 		free(cands[i].time_job_line);
 		free(cands[i].timed.v); /* shallow copies */

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "proto.h"
 #include "sandbox.h"
 #include "util/fs.h"
@@ -383,9 +384,15 @@ static void last_stderr_line(struct strbuf *tail, struct strbuf *out)
 	start = end;
 	while (start && tail->buf[start - 1] != '\n')
 		start--;
-	if (end > start)
-		strbuf_addf(out, ": %.*s", (int)(end - start > 300 ? 300 : end - start),
-			    tail->buf + start);
+	if (end > start) {
+		/* The worker wrote it: no raw control characters, valid UTF-8 (escape.h). */
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_add(&line, tail->buf + start, end - start > 300 ? 300 : end - start);
+		strbuf_addstr(out, ": ");
+		escape_text(out, line.buf);
+		strbuf_release(&line);
+	}
 }
 
 /*
