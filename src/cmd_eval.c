@@ -72,6 +72,7 @@ struct eval_opts {
 	double timeout_s;
 	unsigned long long seed;
 	unsigned long long memory_mib; /* 0: the default (sched_default_limits) */
+	unsigned long long cache_mib;  /* 0: the default (sched_default_limits) */
 	enum sandbox_mode sandbox;
 	int standby; /* -1: the default of each phase */
 	const char *timing; /* "events" (NULL) or "cuda_graph" (runtime/timing.py) */
@@ -174,7 +175,10 @@ static void usage(void)
 	       "                    and plain limits only)\n"
 	       "  --memory-limit MIB  memory per worker (default: the RAM divided by the slots, at\n"
 	       "                    least 4096): address space, or on cuda private writable\n"
-	       "                    memory (RLIMIT_DATA; CUDA reserves terabytes of addresses)\n"
+	       "                    memory (RLIMIT_DATA; CUDA reserves terabytes of addresses),\n"
+	       "                    and a memory cgroup's limit where one can be made\n"
+	       "  --cache-limit MIB  disk space of a candidate's Triton cache (default 512); over\n"
+	       "                    it the candidate gets `crash` and the cache is removed\n"
 	       "  --force           re-evaluate even when a stored result exists\n"
 	       "  --exit-status     exit 1 when any candidate does not pass\n"
 	       "  --json            JSON lines: kgb.eval.v1 per candidate, then kgb.summary.v1\n"
@@ -203,6 +207,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		OPT_HELDOUT,
 		OPT_SANDBOX,
 		OPT_MEMORY_LIMIT,
+		OPT_CACHE_LIMIT,
 		OPT_STANDBY,
 		OPT_TIMING,
 		OPT_CACHE_ROOT,
@@ -226,6 +231,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		{"heldout", no_argument, NULL, OPT_HELDOUT},
 		{"sandbox", required_argument, NULL, OPT_SANDBOX},
 		{"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
+		{"cache-limit", required_argument, NULL, OPT_CACHE_LIMIT},
 		{"standby", required_argument, NULL, OPT_STANDBY},
 		{"timing", required_argument, NULL, OPT_TIMING},
 		{"cache-root", required_argument, NULL, OPT_CACHE_ROOT},
@@ -301,6 +307,12 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 			if (parse_ull(optarg, &o->memory_mib) < 0 || !o->memory_mib ||
 			    o->memory_mib > (1ULL << 30))
 				return kgb_usage_error("eval", "--memory-limit: expected MiB > 0, got "
+						       "'%s'", optarg);
+			break;
+		case OPT_CACHE_LIMIT:
+			if (parse_ull(optarg, &o->cache_mib) < 0 || !o->cache_mib ||
+			    o->cache_mib > (1ULL << 30))
+				return kgb_usage_error("eval", "--cache-limit: expected MiB > 0, got "
 						       "'%s'", optarg);
 			break;
 		case OPT_TIMING_JOBS:
@@ -664,7 +676,8 @@ static void make_shards(struct candidate *c, size_t k, const char *platform)
 /* The sched_job of shard s of c. */
 static struct sched_job shard_job(struct candidate *c, size_t s)
 {
-	struct sched_job j = {.task = c->task, .cache_key = c->key, .data = &c->refs[s]};
+	struct sched_job j = {.task = c->task, .cache_key = c->key, .candidate = c->path,
+			      .data = &c->refs[s]};
 
 	j.nr_cases = c->nshards == 1 ? c->cases.nr : c->shard_cases[s].nr;
 	j.job_line = c->nshards == 1 ? c->job_line : c->shard_lines[s];
@@ -943,8 +956,8 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 	if (ctx->verbose > 0 || (ctx->verbose == 0 && isatty(STDERR_FILENO)))
 		fprintf(stderr, "[%s%zu/%zu +%.0fs] %s/%s %s: %s (%zu/%zu cases, %.1f s)\n",
 			ctx->phase == PHASE_TIME ? "timed " : "", ctx->done, ctx->total,
-			monotonic_s() - ctx->start_s, c->task->source, c->task->op, c->sample_shown, res->verdict, passed, c->cases.nr,
-			res->wall_ms / 1e3);
+			monotonic_s() - ctx->start_s, c->task->source, c->task->op, c->sample_shown,
+			res->verdict, passed, c->cases.nr, res->wall_ms / 1e3);
 	report_progress_draw(ctx->done, ctx->total, monotonic_s() - ctx->start_s, ctx->verbose);
 	if (ctx->verbose > 1 && res->stderr_tail.len) {
 		/* Line by line, each escaped: the worker wrote it (escape.h). */
@@ -968,6 +981,77 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 	json_decref(rows);
 	strbuf_release(&err);
 	return r;
+}
+
+/* Whether some path of the list is dir or lies below it. */
+static bool holds_any(const char *dir, char *const *list)
+{
+	size_t n = strlen(dir);
+
+	for (; list && *list; list++) {
+		char *rp = realpath(*list, NULL);
+		bool in = rp && !strncmp(rp, dir, n) && (rp[n] == '/' || !rp[n] || n == 1);
+
+		free(rp);
+		if (in)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A store (results, --history) hidden from workers: its directory when that holds nothing a
+ * worker needs (the project root, the catalog, Python), else the database and its journal
+ * files one by one (a store in the project root).
+ */
+static void hide_store(struct kgb_sandbox_view *v, const char *path)
+{
+	char *abs = path ? realpath(path, NULL) : NULL, *slash;
+	static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
+
+	if (!abs)
+		return;
+	slash = strrchr(abs, '/');
+	if (slash && slash != abs) {
+		*slash = '\0';
+		if (!holds_any(abs, v->visible)) {
+			kgb_sandbox_view_add(&v->hidden, abs);
+			free(abs);
+			return;
+		}
+		*slash = '/';
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%s%s", abs, suffixes[i]);
+		kgb_sandbox_view_add(&v->hidden, sb.buf);
+		strbuf_release(&sb);
+	}
+	free(abs);
+}
+
+/*
+ * What eval's workers see (docs/security.md, hidden_paths): kgb_sandbox_view_init()'s view,
+ * the catalog kept visible (today's worker reads its task's reference and baseline there), the
+ * --solutions directory hidden (each worker sees its own candidate, sched_job.candidate), and
+ * the stores hidden.
+ */
+static void sandbox_view(struct kgb_sandbox_view *v, const struct eval_opts *o,
+			 const struct kgb_ctx *kctx, const char *python, const char *platform)
+{
+	kgb_sandbox_view_init(v, kctx->root, python, platform, "eval");
+	if (kctx->tasks_dir)
+		kgb_sandbox_view_add(&v->visible, kctx->tasks_dir);
+	if (o->solutions) {
+		char *abs = realpath(o->solutions, NULL);
+
+		if (abs)
+			kgb_sandbox_view_add(&v->hidden, abs);
+		free(abs);
+	}
+	hide_store(v, o->store_path);
+	hide_store(v, o->history);
 }
 
 static int link_candidate(struct store *store, long long run_id, struct candidate *c,
@@ -1035,6 +1119,8 @@ static char **shard_eval_args(const struct eval_opts *o)
 	slurm_run_strv_pushf(&v, &n, "--sandbox=%s", sandbox_mode_to_string(o->sandbox));
 	if (o->memory_mib)
 		slurm_run_strv_pushf(&v, &n, "--memory-limit=%llu", o->memory_mib);
+	if (o->cache_mib)
+		slurm_run_strv_pushf(&v, &n, "--cache-limit=%llu", o->cache_mib);
 	return v;
 }
 
@@ -1186,6 +1272,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	/* -P: the worker's working directory is not put on sys.path. */
 	char *wargv[] = {NULL, "-P", "-m", "runtime.worker", NULL};
 	struct sched_opts so = {0};
+	struct kgb_sandbox_view view = {0};
 	struct sandbox *box = NULL;
 	json_t *sandbox_json = NULL;
 	char *heldout_harness = NULL;
@@ -1367,6 +1454,10 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	sched_default_limits(&so.limits, platform, o.timeout_s, slots);
 	if (o.memory_mib)
 		so.limits.memory_bytes = o.memory_mib << 20;
+	if (o.cache_mib)
+		so.limits.cache_bytes = o.cache_mib << 20;
+	sandbox_view(&view, &o, kctx, python, platform);
+	kgb_sandbox_view_apply(&view, &so);
 	/* What the workers' sandbox applies goes with the run's record and its summary. */
 	sandbox_json = kgb_sandbox_probe(&so, o.sandbox, strcmp(platform, "cuda") ? NULL : python,
 				     "eval");
@@ -1535,6 +1626,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 				jobs[nr_timed].nr_cases = c->timed.nr;
 				jobs[nr_timed].job_line = c->time_job_line;
 				jobs[nr_timed].cache_key = c->key;
+				jobs[nr_timed].candidate = c->path;
 				jobs[nr_timed].data = c;
 				nr_timed++;
 			}
@@ -1560,6 +1652,10 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			/* The next timing worker imports while this one times (bench/throughput.sh). */
 			so.standby = o.standby < 0 ? 1 : (unsigned)o.standby;
 			sched_default_limits(&so.limits, platform, o.timeout_s, so.slots);
+			if (o.memory_mib)
+				so.limits.memory_bytes = o.memory_mib << 20;
+			if (o.cache_mib)
+				so.limits.cache_bytes = o.cache_mib << 20;
 			/* The timing workers have the cores to themselves (input generation, checks). */
 			time_env = platform_worker_env(kctx->root, platform, so.slots, pycache);
 			so.env = time_env;
@@ -1600,6 +1696,7 @@ out:
 	if (scratch.len)
 		rm_rf(scratch.buf);
 	sandbox_free(box);
+	kgb_sandbox_view_release(&view);
 	json_decref(sandbox_json);
 	for (size_t i = 0; i < nr_cands; i++) {
 		free(cands[i].path);
