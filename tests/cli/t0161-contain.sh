@@ -122,6 +122,22 @@ test_expect_success 'memcg: so are tmpfs pages (the scratch directory)' '
 	KGB_SANDBOX_SKIP=memcg sx --memory 256 -- dd if=/dev/zero of=big bs=1M count=512
 '
 
+test_expect_success 'memcg: none to be made: said on stderr, recorded, the worker runs' '
+	if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null; then
+		say "skipped: needs root and unshare(1)"; exit 0
+	fi
+	# Every cgroup file system read-only, in a mount namespace of its own.
+	unshare -m --propagation private sh -c '"'"'
+		for m in $(awk "\$3 ~ /^cgroup2?\$/ { print \$2 }" /proc/self/mounts); do
+			mount -o remount,bind,ro "$m" || exit 9
+		done
+		exec "$@"'"'"' sh "$KGB" sandbox-exec --memory 512 --report "$TMP/nomemcg.json" -- true \
+		2>"$TMP/e" &&
+	cat "$TMP/e" &&
+	grep -q "^kgb: sandbox: memcg unavailable: cannot create a memory cgroup in .*: Read-only file system; continuing without it$" "$TMP/e" &&
+	json_eval "$TMP/nomemcg.json" "recs[0][\"memcg\"]" | grep -q "^unavailable: cannot create a memory cgroup"
+'
+
 test_expect_success 'cache_cap: a Triton cache over its cap kills the worker (exit 125)' '
 	start=$(date +%s) &&
 	expect_status 125 sx --cache-size 16 -- sh -c \
