@@ -1033,16 +1033,15 @@ static void hide_store(struct kgb_sandbox_view *v, const char *path)
 
 /*
  * What eval's workers see (docs/security.md, hidden_paths): kgb_sandbox_view_init()'s view,
- * the catalog kept visible (today's worker reads its task's reference and baseline there), the
- * --solutions directory hidden (each worker sees its own candidate, sched_job.candidate), and
- * the stores hidden.
+ * the --solutions directory hidden (each worker sees its own candidate and its own task's
+ * directory, where today's worker reads the reference and the baseline: sched_job), and the
+ * stores hidden. The catalog is not hidden unless it lies below a hidden path or
+ * KGB_SANDBOX_HIDE names it.
  */
 static void sandbox_view(struct kgb_sandbox_view *v, const struct eval_opts *o,
 			 const struct kgb_ctx *kctx, const char *python, const char *platform)
 {
 	kgb_sandbox_view_init(v, kctx->root, python, platform, "eval");
-	if (kctx->tasks_dir)
-		kgb_sandbox_view_add(&v->visible, kctx->tasks_dir);
 	if (o->solutions) {
 		char *abs = realpath(o->solutions, NULL);
 

@@ -82,7 +82,7 @@ struct prep {
 	char *cache; /* owned: the Triton cache */
 	char **env;  /* owned */
 	const char *writable[2];
-	const char **visible; /* owned array of borrowed strings: o->visible and the candidate */
+	const char **visible; /* owned array of borrowed strings: o->visible, the job's own */
 	struct sandbox_opts so;
 };
 
@@ -101,7 +101,7 @@ static void prep_release(struct prep *p)
  * argv and the fds is set in p->so.
  */
 static int prep_worker(const struct sched_opts *o, const char *name, unsigned slot,
-		       const char *cache_key, const char *candidate, char *const *argv,
+		       const char *cache_key, const struct sched_job *job, char *const *argv,
 		       struct prep *p, struct strbuf *err)
 {
 	size_t nv = 0;
@@ -161,12 +161,18 @@ static int prep_worker(const struct sched_opts *o, const char *name, unsigned sl
 	p->so.hide = o->cache_root ? o->cache_root : o->scratch_root;
 	p->so.writable = p->writable;
 	p->so.limits = o->limits;
-	/* The filesystem view, devices and variables (sandbox.h); the cache's size is capped. */
+	/*
+	 * The filesystem view, devices and variables (sandbox.h); the cache's size is capped. The
+	 * job's task directory and candidate stay visible where o->hidden covers them.
+	 */
 	while (o->visible && o->visible[nv])
 		nv++;
-	p->visible = xcalloc(nv + 2, sizeof(*p->visible));
+	p->visible = xcalloc(nv + 3, sizeof(*p->visible));
 	memcpy(p->visible, o->visible ? o->visible : p->visible, nv * sizeof(*p->visible));
-	p->visible[nv] = candidate;
+	if (job && job->task)
+		p->visible[nv++] = job->task->dir;
+	if (job)
+		p->visible[nv++] = job->candidate;
 	p->so.visible = p->visible;
 	p->so.hidden = o->hidden;
 	p->so.dev_nodes = o->dev_nodes;
@@ -183,7 +189,7 @@ static int slot_start(const struct sched_opts *o, struct slot *s, struct sched_j
 	int r;
 
 	strbuf_addf(&name, "slot%u-%lu", s->index, seq);
-	r = prep_worker(o, name.buf, s->index, job->cache_key, job->candidate, o->argv, &p, err);
+	r = prep_worker(o, name.buf, s->index, job->cache_key, job, o->argv, &p, err);
 	strbuf_release(&name);
 	if (r < 0)
 		return r;

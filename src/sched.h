@@ -12,8 +12,8 @@
  * <scratch_root>/slot<i>-<seq> is a fresh tmpfs, the job's Triton cache
  * <scratch_root>/triton-<key> stays writable (and persists, for the candidate's timing job) up
  * to limits.cache_bytes (over it: `crash`), everything else under scratch_root is hidden, so
- * are o->hidden but for o->visible and the job's candidate, and the rest of the filesystem is
- * read-only. TMPDIR and HOME point at the scratch directory.
+ * are o->hidden but for o->visible, the job's task directory and its candidate, and the rest of
+ * the filesystem is read-only. TMPDIR and HOME point at the scratch directory.
  *
  * A misbehaving candidate is data, not an error: sched_run() returns negative only when kgb
  * itself cannot go on (cannot fork, the callback failed, a strict sandbox is missing a
@@ -44,7 +44,8 @@ struct sched_job {
 	const char *cache_key;	 /* borrowed or NULL: jobs with one key share a Triton cache */
 	/*
 	 * Borrowed or NULL: the candidate's file, kept visible (read-only) to its worker where
-	 * o->hidden covers it (`eval --solutions DIR` hides DIR: the other candidates).
+	 * o->hidden covers it (`eval --solutions DIR` hides DIR: the other candidates), as is the
+	 * task's directory (task->dir) where it covers the catalog.
 	 */
 	const char *candidate;
 	void *data;		 /* the caller's */

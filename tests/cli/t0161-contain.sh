@@ -278,6 +278,9 @@ test_expect_success 'clean_env: only what Python, Triton and CUDA read; HOME is 
 # the stand-in interpreter), and real candidates whose names and messages carry escapes.
 C=$TMP/cands/scale
 mkdir -p "$C" "$TMP/skipcands/scale"
+# A catalog of its own, with a file beside the task (what other tasks' held-out shapes and
+# shipped solutions are to a worker): below /tmp, so hidden but for the job's task directory.
+mkdir -p "$TMP/cat" && cp -r "$FIXTURES/tasks/aten" "$TMP/cat/" && echo notes >"$TMP/cat/aten/notes"
 cp "$SFX/candidates/scale/good.py" "$C/good.py"
 for a in memfd_hog fill_cache read_secrets stderr_escape; do
 	printf '# fake-worker: %s\nimport torch\n\n\ndef scale(self: torch.Tensor) -> torch.Tensor:\n    return self * 2\n' \
@@ -302,7 +305,7 @@ export KGB_SANDBOX_VISIBLE=$TMP/pub
 run_eval() {
 	local cands=$1
 	shift
-	TMPDIR="$TMP/scratch" "$KGB" -v --tasks "$FIXTURES/tasks" eval --platform interpreter -j 2 \
+	TMPDIR="$TMP/scratch" "$KGB" -v --tasks "$TMP/cat" eval --platform interpreter -j 2 \
 		--timeout 60 --python "$SFX/fake-python" --solutions "$cands" "$@"
 }
 verdict() { json_eval "$1" "[r[\"verdict\"] for r in recs if r.get(\"sample\") == \"$2\"][0]"; }
@@ -326,9 +329,9 @@ test_expect_success 'filling the Triton cache: crash at its cap, the cache remov
 	detail "$TMP/r" fill_cache | grep -q "Triton cache over its cap of 64 MiB" &&
 	test -z "$(find "$TMP/scratch" -name "fill*" 2>/dev/null)"
 '
-test_expect_success 'reading secrets: shadow, the store, the other candidates, the environment' '
+test_expect_success 'reading secrets: shadow, the store, the other candidates and tasks, the environment' '
 	detail "$TMP/r" read_secrets >"$TMP/d" && cat "$TMP/d" &&
-	grep -q "secrets: shadow=denied store=denied own=read home=\[\] siblings=\[read_secrets.py\] token=unset" "$TMP/d"
+	grep -q "secrets: shadow=denied store=denied own=read home=\[\] siblings=\[read_secrets.py\] token=unset catalog=\[scale\] reference=read$" "$TMP/d"
 '
 test_expect_success 'the facilities left out, the same attempts succeed' '
 	KGB_SANDBOX_SKIP=memcg,cache_cap,hidden_paths,clean_env KGB_SANDBOX_ENV="KGB_T0160_*,KGB_T0161_*" \
@@ -338,7 +341,7 @@ test_expect_success 'the facilities left out, the same attempts succeed' '
 	detail "$TMP/s" memfd_hog | grep -q "memfd hog: wrote 768 MiB" &&
 	detail "$TMP/s" fill_cache | grep -q "fill cache: 8 files of 16 MiB written" &&
 	detail "$TMP/s" read_secrets >"$TMP/d" && cat "$TMP/d" &&
-	grep -q "secrets: shadow=read store=read own=read home=\[.*\] siblings=\[fill_cache.py memfd_hog.py read_secrets.py\] token=sk-t0161-token" "$TMP/d"
+	grep -q "secrets: shadow=read store=read own=read home=\[.*\] siblings=\[fill_cache.py memfd_hog.py read_secrets.py\] token=sk-t0161-token catalog=\[notes scale\] reference=read$" "$TMP/d"
 '
 
 # No byte that a terminal, a browser or a spreadsheet acts on: C0 controls but TAB, LF and CR,
