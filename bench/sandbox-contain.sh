@@ -20,6 +20,7 @@
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 py=${KGB_PYTHON:-python3}
 log="$out/sandbox-contain.txt"
 probe=$(cat <<'PY'
@@ -50,6 +51,9 @@ for line in open("/proc/self/maps"):
 print("ok", float(y.sum()), "held:", " ".join(sorted(held)))
 PY
 )
+# Triton reads a kernel's source from its file: the probe is written to the current directory
+# (in the sandbox, the worker's scratch) and run from there.
+launch='import runpy, sys; open("kgb_probe.py", "w").write(sys.argv[1]); runpy.run_path("kgb_probe.py", run_name="__main__")'
 {
 	date -u +%FT%TZ
 	build/kgb --version
@@ -152,8 +156,9 @@ int bind(int fd, const struct sockaddr *a, socklen_t n)
 C
 echo "== the probe without the sandbox" >>"$log"
 if command -v strace >/dev/null; then
-	TRITON_CACHE_DIR="$out/triton-strace" strace -f -qq -e trace=open,openat,socket,connect,bind \
-		-o "$out/strace.txt" "$py" -c "$probe" >>"$log" 2>&1
+	(cd "$out" && TRITON_CACHE_DIR="$out/triton-strace" strace -f -qq \
+		-e trace=open,openat,socket,connect,bind -o "$out/strace.txt" \
+		"$py" -c "$launch" "$probe") >>"$log" 2>&1
 	echo "-- /dev paths opened (strace):" >>"$log"
 	grep -o '"/dev/[^"]*"' "$out/strace.txt" | sort | uniq -c >>"$log"
 	echo "-- sockets, connect, bind (strace):" >>"$log"
@@ -162,21 +167,21 @@ if command -v strace >/dev/null; then
 	rm -rf "$out/triton-strace"
 elif cc -shared -fPIC -O1 -o "$out/opentrace.so" "$out/opentrace.c" -ldl 2>>"$log"; then
 	rm -f "$out/opens.txt"
-	OPENTRACE="$out/opens.txt" LD_PRELOAD="$out/opentrace.so" TRITON_CACHE_DIR="$out/triton-plain" \
-		"$py" -c "$probe" >>"$log" 2>&1
+	(cd "$out" && OPENTRACE="$out/opens.txt" LD_PRELOAD="$out/opentrace.so" \
+		TRITON_CACHE_DIR="$out/triton-plain" "$py" -c "$launch" "$probe") >>"$log" 2>&1
 	echo "-- /dev paths opened, Unix sockets connected or bound (LD_PRELOAD shim, libc calls):" >>"$log"
 	sort "$out/opens.txt" 2>/dev/null | uniq -c >>"$log"
 	rm -rf "$out/triton-plain" "$out/opentrace.so"
 else
-	TRITON_CACHE_DIR="$out/triton-plain" "$py" -c "$probe" >>"$log" 2>&1
+	(cd "$out" && TRITON_CACHE_DIR="$out/triton-plain" "$py" -c "$launch" "$probe") >>"$log" 2>&1
 	rm -rf "$out/triton-plain"
 fi
-rm -f "$out/opentrace.c"
+rm -f "$out/opentrace.c" "$out/kgb_probe.py"
 
 try() { # $1: label, $2: KGB_SANDBOX_SKIP
-	local r
+	local label=$1 r
 	r=$(KGB_SANDBOX_SKIP=$2 build/kgb sandbox-exec --platform cuda --timeout 300 \
-		--report "$out/report.json" -- "$py" -c "$probe" 2>&1 | tail -3 | tr '\n' ' ')
+		--report "$out/report.json" -- "$py" -c "$launch" "$probe" 2>&1 | tail -3 | tr '\n' ' ')
 	printf '%-26s %s\n      report: %s\n' "$label" "${r:0:600}" \
 		"$(cat "$out/report.json" 2>/dev/null)" >>"$log"
 	rm -f "$out/report.json"
