@@ -1513,8 +1513,11 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		r = hash_update_file(&h, c->path, "candidate");
 		hash_hex(&h, c->hash);
 		if (r < 0) {
-			fprintf(stderr, "kgb eval: cannot read candidate '%s': %s, skipping\n", c->path,
+			char *shown = escape_text_dup(c->path); /* a file name (escape.h) */
+
+			fprintf(stderr, "kgb eval: cannot read candidate '%s': %s, skipping\n", shown,
 				strerror(-r));
+			free(shown);
 			continue;
 		}
 		/* Held-out runs are other evaluations of the same candidate. */
