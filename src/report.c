@@ -8,6 +8,7 @@
 
 #include "cases.h"
 #include "catalog.h"
+#include "escape.h"
 #include "platform.h"
 #include "stats.h"
 #include "util/strbuf.h"
@@ -159,6 +160,7 @@ void report_eval_table(FILE *f, const struct report_run *r)
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct store_eval *e = &r->evals[i];
 		struct strbuf name = STRBUF_INIT, cases = STRBUF_INIT, note = STRBUF_INIT;
+		struct strbuf sample = STRBUF_INIT, safe_note = STRBUF_INIT;
 		char sp[32];
 
 		strbuf_addf(&name, "%s/%s", e->source, e->task);
@@ -196,8 +198,13 @@ void report_eval_table(FILE *f, const struct report_run *r)
 			nreused++;
 			strbuf_addstr(&note, note.len ? " [stored]" : "[stored]");
 		}
-		fprintf(f, "%-28s %-12s %-14s %-11s %-8s %s\n", name.buf, e->sample ? e->sample : "-",
-			e->verdict, cases.buf, sp, note.buf);
+		/* The sample is a file name and the note a candidate's message (escape.h). */
+		escape_text(&sample, e->sample ? e->sample : "-");
+		escape_text(&safe_note, note.buf);
+		fprintf(f, "%-28s %-12s %-14s %-11s %-8s %s\n", name.buf, sample.buf, e->verdict,
+			cases.buf, sp, safe_note.buf);
+		strbuf_release(&sample);
+		strbuf_release(&safe_note);
 		strbuf_release(&name);
 		strbuf_release(&cases);
 		strbuf_release(&note);
@@ -296,19 +303,21 @@ void report_eval_json(FILE *f, const struct report_run *r)
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct store_eval *e = &r->evals[i];
 		json_t *ff = e->first_failure ? json_loads(e->first_failure, 0, NULL) : NULL;
-		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:o, "
-				      "s:s, s:s, s:s, s:b}",
-				      "schema", "kgb.eval.v1", "task", e->task, "source", e->source,
-				      "sample", e->sample ? e->sample : "", "verdict", e->verdict,
-				      "detail", e->detail ? e->detail : "", "cases_total",
-				      (json_int_t)e->cases_total, "cases_passed",
-				      (json_int_t)e->cases_passed, "timed_cases",
-				      (json_int_t)e->timed_cases, "speedup",
-				      real_or_null(e->speedup), "max_tol_use",
-				      real_or_null(e->max_tol_use), "first_failure",
-				      ff ? ff : json_null(), "platform", e->platform, "key", e->key,
-				      "candidate", e->candidate_path ? e->candidate_path : "",
-				      "reused", r->reused[i]);
+		/* A candidate's file name, path and messages: no raw control characters (escape.h). */
+		char *sample = escape_text_dup(e->sample), *detail = escape_text_dup(e->detail),
+		     *cand = escape_text_dup(e->candidate_path);
+		json_t *o;
+
+		escape_json_strings(ff); /* its message is the worker's */
+		o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:s, s:s, "
+			      "s:s, s:b}",
+			      "schema", "kgb.eval.v1", "task", e->task, "source", e->source, "sample",
+			      sample, "verdict", e->verdict, "detail", detail, "cases_total",
+			      (json_int_t)e->cases_total, "cases_passed", (json_int_t)e->cases_passed,
+			      "timed_cases", (json_int_t)e->timed_cases, "speedup",
+			      real_or_null(e->speedup), "max_tol_use", real_or_null(e->max_tol_use),
+			      "first_failure", ff ? ff : json_null(), "platform", e->platform, "key",
+			      e->key, "candidate", cand, "reused", r->reused[i]);
 
 		nreused += r->reused[i];
 		cases_skipped += e->cases_skipped;
@@ -322,6 +331,9 @@ void report_eval_json(FILE *f, const struct report_run *r)
 		fprintf(f, "%s\n", s);
 		free(s);
 		json_decref(o);
+		free(sample);
+		free(detail);
+		free(cand);
 	}
 	count_sources(r, by, &pass);
 	for (int k = 0; catalog_sources[k]; k++)

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "proto.h"
 #include "sandbox.h"
 #include "util/fs.h"
@@ -81,6 +82,7 @@ struct prep {
 	char *cache; /* owned: the Triton cache */
 	char **env;  /* owned */
 	const char *writable[2];
+	const char **visible; /* owned array of borrowed strings: o->visible, the job's own */
 	struct sandbox_opts so;
 };
 
@@ -89,6 +91,7 @@ static void prep_release(struct prep *p)
 	free(p->dir);
 	free(p->cache);
 	strv_free(p->env);
+	free(p->visible);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -98,9 +101,10 @@ static void prep_release(struct prep *p)
  * argv and the fds is set in p->so.
  */
 static int prep_worker(const struct sched_opts *o, const char *name, unsigned slot,
-		       const char *cache_key, char *const *argv, struct prep *p,
-		       struct strbuf *err)
+		       const char *cache_key, const struct sched_job *job, char *const *argv,
+		       struct prep *p, struct strbuf *err)
 {
+	size_t nv = 0;
 	struct strbuf sb = STRBUF_INIT;
 	int r;
 
@@ -157,6 +161,23 @@ static int prep_worker(const struct sched_opts *o, const char *name, unsigned sl
 	p->so.hide = o->cache_root ? o->cache_root : o->scratch_root;
 	p->so.writable = p->writable;
 	p->so.limits = o->limits;
+	/*
+	 * The filesystem view, devices and variables (sandbox.h); the cache's size is capped. The
+	 * job's task directory and candidate stay visible where o->hidden covers them.
+	 */
+	while (o->visible && o->visible[nv])
+		nv++;
+	p->visible = xcalloc(nv + 3, sizeof(*p->visible));
+	memcpy(p->visible, o->visible ? o->visible : p->visible, nv * sizeof(*p->visible));
+	if (job && job->task)
+		p->visible[nv++] = job->task->dir;
+	if (job)
+		p->visible[nv++] = job->candidate;
+	p->so.visible = p->visible;
+	p->so.hidden = o->hidden;
+	p->so.dev_nodes = o->dev_nodes;
+	p->so.env_allow = o->env_allow;
+	p->so.quota_dir = p->cache;
 	return 0;
 }
 
@@ -168,7 +189,7 @@ static int slot_start(const struct sched_opts *o, struct slot *s, struct sched_j
 	int r;
 
 	strbuf_addf(&name, "slot%u-%lu", s->index, seq);
-	r = prep_worker(o, name.buf, s->index, job->cache_key, o->argv, &p, err);
+	r = prep_worker(o, name.buf, s->index, job->cache_key, job, o->argv, &p, err);
 	strbuf_release(&name);
 	if (r < 0)
 		return r;
@@ -383,9 +404,15 @@ static void last_stderr_line(struct strbuf *tail, struct strbuf *out)
 	start = end;
 	while (start && tail->buf[start - 1] != '\n')
 		start--;
-	if (end > start)
-		strbuf_addf(out, ": %.*s", (int)(end - start > 300 ? 300 : end - start),
-			    tail->buf + start);
+	if (end > start) {
+		/* The worker wrote it: no raw control characters, valid UTF-8 (escape.h). */
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_add(&line, tail->buf + start, end - start > 300 ? 300 : end - start);
+		strbuf_addstr(out, ": ");
+		escape_text(out, line.buf);
+		strbuf_release(&line);
+	}
 }
 
 /*
@@ -422,6 +449,15 @@ static void decide_verdict(const struct sched_opts *o, struct slot *s)
 	int st = s->child.status;
 	bool boxed = sandbox_mode(o->box) != SANDBOX_OFF;
 
+	/* A Triton cache over its cap is the verdict, whatever else the worker did. */
+	if (s->child.quota_dir && sandbox_quota_exceeded(&s->child, NULL)) {
+		r->verdict = "crash";
+		strbuf_reset(&r->detail);
+		strbuf_addf(&r->detail, "Triton cache over its cap of %llu MiB after %zu of %zu "
+					"cases (the cache is removed)",
+			    o->limits.cache_bytes >> 20, r->cases_done, s->job->nr_cases);
+		return;
+	}
 	if (s->protocol_error) {
 		r->verdict = "protocol";
 		return;
@@ -764,6 +800,7 @@ void sched_default_limits(struct sandbox_limits *ret, const char *platform, doub
 	 */
 	ret->cpu_s = (unsigned long long)(2 * timeout_s + 0.999) * share;
 	ret->file_bytes = 1ULL << 30;
+	ret->cache_bytes = 512ULL << 20;
 	ret->open_files = 4096;
 	ret->procs = 1024;
 	ret->scratch_bytes = 1ULL << 30;
@@ -787,7 +824,7 @@ int sched_probe_sandbox(const struct sched_opts *o, struct sandbox_report *ret,
 	char *argv[] = {"true", NULL};
 	struct sandbox_child c;
 	struct prep p;
-	int r = prep_worker(o, "slot0-probe", 0, "probe", argv, &p, err);
+	int r = prep_worker(o, "slot0-probe", 0, "probe", NULL, argv, &p, err);
 
 	if (r < 0)
 		return r;
@@ -808,10 +845,10 @@ int sched_exec(const struct sched_opts *o, char *const *argv, struct sched_exec_
 	struct sandbox_child c;
 	struct prep p;
 	double deadline;
-	int r = prep_worker(o, "slot0-exec", 0, "exec", argv, &p, err);
+	int r = prep_worker(o, "slot0-exec", 0, "exec", NULL, argv, &p, err);
 
 	strbuf_init(&ret->detail, 0);
-	ret->timed_out = false;
+	ret->timed_out = ret->over_quota = false;
 	if (r < 0)
 		return r;
 	p.so.inherit_stdio = true;
@@ -829,18 +866,21 @@ int sched_exec(const struct sched_opts *o, char *const *argv, struct sched_exec_
 			sandbox_kill_group(&c);
 			break;
 		}
-		/* Without a pidfd, look again every 50 ms. */
+		/* Without a pidfd, look again every 50 ms; the cache's size every 200 ms. */
 		if (c.pidfd < 0)
 			left = left < 0.05 ? left : 0.05;
+		else if (c.quota_dir)
+			left = left < 0.2 ? left : 0.2;
 		if (poll(&pfd, c.pidfd >= 0 ? 1 : 0, (int)(left * 1000) + 1) < 0 && errno != EINTR)
 			break;
 	}
+	ret->over_quota = sandbox_quota_exceeded(&c, &ret->detail);
 	/* Its children go with it, as a worker's do. */
 	sandbox_destroy(&c);
 	ret->status = c.status;
-	if (ret->timed_out)
+	if (ret->timed_out && !ret->over_quota)
 		strbuf_addf(&ret->detail, "timeout: no exit within %.0f s", o->timeout_s);
-	else
+	else if (!ret->over_quota)
 		sandbox_describe_exit(&c, &o->limits, &ret->detail);
 out:
 	rm_rf(p.dir);
