@@ -1057,6 +1057,7 @@ static void sandbox_view(struct kgb_sandbox_view *v, const struct eval_opts *o,
 	}
 	hide_store(v, o->store_path);
 	hide_store(v, o->history);
+	kgb_sandbox_view_hide_from_runner(v, kctx->tasks_dir);
 }
 
 static int link_candidate(struct store *store, long long run_id, struct candidate *c,
@@ -1223,7 +1224,7 @@ static int slurm_report(void *data, const struct catalog *cat, struct store *sto
 
 /*
  * The GPU lock file of the timing workers, <scratch>/gpu.lock, open read-write at a descriptor
- * above SANDBOX_PASS_FD (the sandbox passes it on as that fd). *ret_fd is the caller's to close.
+ * above SANDBOX_PEER_FD (the sandbox passes it on as SANDBOX_PASS_FD). *ret_fd is the caller's to close.
  */
 static int open_gpu_lock(const char *scratch, int *ret_fd, struct strbuf *err)
 {
@@ -1234,7 +1235,7 @@ static int open_gpu_lock(const char *scratch, int *ret_fd, struct strbuf *err)
 		r = -errno;
 		strbuf_addf(err, "cannot create the GPU lock '%s': %s", path, strerror(errno));
 	} else {
-		*ret_fd = fcntl(fd, F_DUPFD_CLOEXEC, SANDBOX_PASS_FD + 1);
+		*ret_fd = fcntl(fd, F_DUPFD_CLOEXEC, SANDBOX_PEER_FD + 1);
 		if (*ret_fd < 0) {
 			r = -errno;
 			*ret_fd = 0;
@@ -1276,6 +1277,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	struct profile_set profiles = {0};
 	/* -P: the worker's working directory is not put on sys.path. */
 	char *wargv[] = {NULL, "-P", "-m", "runtime.worker", NULL};
+	char *rargv[] = {NULL, "-P", "-m", "runtime.runner", NULL};
 	struct sched_opts so = {0};
 	struct kgb_sandbox_view view = {0};
 	struct sandbox *box = NULL;
@@ -1316,6 +1318,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		goto out;
 	python = o.python ? xstrdup(o.python) : platform_python(kctx->root);
 	wargv[0] = python;
+	rargv[0] = python;
 	harness = harness_version(kctx->root, &err, o.timing);
 	if (!harness) {
 		fprintf(stderr, "kgb eval: %s\n", err.buf);
@@ -1451,6 +1454,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	so.standby = o.standby < 0 ? 0 : (unsigned)o.standby;
 	so.timeout_s = o.timeout_s;
 	so.argv = wargv;
+	so.runner_argv = rargv;
 	so.env = env;
 	so.scratch_root = scratch.buf;
 	so.cache_root = o.cache_root;

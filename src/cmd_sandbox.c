@@ -239,8 +239,21 @@ void kgb_sandbox_view_init(struct kgb_sandbox_view *v, const char *root, const c
 	strbuf_release(&err);
 }
 
+void kgb_sandbox_view_hide_from_runner(struct kgb_sandbox_view *v, const char *dir)
+{
+	char *abs = realpath(dir, NULL);
+
+	strv_free(v->runner_hidden);
+	v->runner_hidden = NULL;
+	for (char **h = v->hidden; h && *h; h++)
+		kgb_sandbox_view_add(&v->runner_hidden, *h);
+	kgb_sandbox_view_add(&v->runner_hidden, abs ? abs : dir);
+	free(abs);
+}
+
 void kgb_sandbox_view_apply(const struct kgb_sandbox_view *v, struct sched_opts *so)
 {
+	so->runner_hidden = (const char *const *)v->runner_hidden;
 	so->hidden = (const char *const *)v->hidden;
 	so->visible = (const char *const *)v->visible;
 	so->dev_nodes = (const char *const *)v->dev_nodes;
@@ -253,6 +266,7 @@ void kgb_sandbox_view_release(struct kgb_sandbox_view *v)
 	strv_free(v->visible);
 	strv_free(v->dev_nodes);
 	strv_free(v->env_allow);
+	strv_free(v->runner_hidden);
 	memset(v, 0, sizeof(*v));
 }
 

@@ -80,11 +80,15 @@ json_t *kgb_sandbox_probe(const struct sched_opts *so, enum sandbox_mode mode,
  */
 struct kgb_sandbox_view {
 	char **hidden, **visible, **dev_nodes, **env_allow;
+	/* What the candidate's runner does not see besides `hidden` (sched.h): the catalog. */
+	char **runner_hidden;
 };
 void kgb_sandbox_view_init(struct kgb_sandbox_view *v, const char *root, const char *python,
 			   const char *platform, const char *cmd);
 /* Appends a copy of s to one of a view's lists (&v->hidden, &v->visible, ...). */
 void kgb_sandbox_view_add(char ***list, const char *s);
+/* `hidden` and `dir` (the catalog) as the view's runner_hidden. */
+void kgb_sandbox_view_hide_from_runner(struct kgb_sandbox_view *v, const char *dir);
 /* Points so's lists at the view's (borrowed: release the view after the run). */
 void kgb_sandbox_view_apply(const struct kgb_sandbox_view *v, struct sched_opts *so);
 void kgb_sandbox_view_release(struct kgb_sandbox_view *v);

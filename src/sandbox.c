@@ -1489,10 +1489,16 @@ static KGB_NORETURN void child_exec(const struct sandbox_opts *o, const struct p
 	/* The report pipe becomes fd 3, closed by exec; nothing else of kgb's leaks in. */
 	if (rep_w != 3 && dup3(rep_w, 3, O_CLOEXEC) < 0)
 		_exit(SANDBOX_EXIT_EXEC);
-	/* The one descriptor passed on purpose (dup2 leaves it open across exec). */
-	if (o->pass_fd > SANDBOX_PASS_FD && dup2(o->pass_fd, SANDBOX_PASS_FD) < 0)
+	/* The descriptors passed on purpose (dup2 leaves them open across exec). */
+	if (o->pass_fd > SANDBOX_PEER_FD && dup2(o->pass_fd, SANDBOX_PASS_FD) < 0)
 		_exit(SANDBOX_EXIT_EXEC);
-	syscall(SYS_close_range, o->pass_fd > SANDBOX_PASS_FD ? SANDBOX_PASS_FD + 1U : 4U, ~0U, 0U);
+	if (o->peer_fd > SANDBOX_PEER_FD && dup2(o->peer_fd, SANDBOX_PEER_FD) < 0)
+		_exit(SANDBOX_EXIT_EXEC);
+	if (o->pass_fd <= SANDBOX_PEER_FD)
+		close(SANDBOX_PASS_FD);
+	if (o->peer_fd <= SANDBOX_PEER_FD)
+		close(SANDBOX_PEER_FD);
+	syscall(SYS_close_range, SANDBOX_PEER_FD + 1U, ~0U, 0U);
 	if (boxed) {
 		/* Joined before the user namespace: the cgroup files belong to the outer uid. */
 		if (p->cgroup_procs)

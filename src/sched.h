@@ -32,6 +32,9 @@
 #include "util/compiler.h"
 #include "util/strbuf.h"
 
+/* The judge's exit status when its runner died or stopped answering (runtime/worker.py). */
+#define SCHED_EXIT_RUNNER_LOST 6
+
 /* Keep at most this much of a worker's stderr (its end) for the verdict detail. */
 #define SCHED_STDERR_TAIL 4096
 /* A worker that writes more than this to stderr (a print loop) is stopped: `crash`. */
@@ -97,6 +100,19 @@ struct sched_opts {
 	 */
 	const char *const *hidden;
 	const char *const *visible;
+	/*
+	 * The trust boundary (docs/security.md): with runner_argv set, each job is two processes
+	 * in sandboxes of their own. The judge (argv) never imports the candidate: it holds the
+	 * job, the protocol channel to kgb (its stdout), the task's reference, every comparison
+	 * and verdict, and the GPU lock. The runner (runner_argv) imports and runs the candidate
+	 * and talks only to its judge, over a socket each gets as fd SANDBOX_PEER_FD; kgb reads
+	 * only its output's tail and its exit. The runner sees runner_hidden (or hidden) and
+	 * neither the task's directory nor anything of the judge. A judge that says its runner
+	 * stopped answering (exit status SCHED_EXIT_RUNNER_LOST) ends the job as the runner's
+	 * death: `crash` with how it ended. NULL: one worker does both (`kgb sandbox-exec`).
+	 */
+	char *const *runner_argv;
+	const char *const *runner_hidden;
 	const char *const *dev_nodes;
 	const char *const *env_allow;
 };

@@ -298,7 +298,9 @@ def scale(self: torch.Tensor) -> torch.Tensor:
 printf '# one\n%s' "$raiser" >"$C/$esc_name.py"
 printf '# two\n%s' "$raiser" >"$C/=HYPERLINK(1).py"
 export KGB_T0160_PYTHON=$PY KGB_T0161_STORE=$KGB_STORE KGB_T0161_TOKEN=sk-t0161-token
-export KGB_SANDBOX_ENV='KGB_T0160_*,KGB_T0161_STORE'
+# Where the stand-in runner looks for the task (kgb never tells a runner).
+export KGB_T0161_CATALOG=$TMP/cat
+export KGB_SANDBOX_ENV='KGB_T0160_*,KGB_T0161_STORE,KGB_T0161_CATALOG'
 # The store's directory ($TMP) visible, so that the store itself must be hidden.
 export KGB_SANDBOX_VISIBLE=$TMP/pub
 
@@ -329,16 +331,16 @@ test_expect_success 'filling the Triton cache: crash at its cap, the cache remov
 	detail "$TMP/r" fill_cache | grep -q "Triton cache over its cap of 64 MiB" &&
 	test -z "$(find "$TMP/scratch" -name "fill*" 2>/dev/null)"
 '
-test_expect_success 'reading secrets: shadow, the store, the other candidates and tasks, the environment' '
+test_expect_success 'reading secrets: shadow, the store, the other candidates, the catalog, the environment' '
 	detail "$TMP/r" read_secrets >"$TMP/d" && cat "$TMP/d" &&
-	grep -q "secrets: shadow=denied store=denied own=read home=\[\] siblings=\[read_secrets.py\] token=unset catalog=\[scale\] reference=read$" "$TMP/d"
+	grep -q "secrets: shadow=denied store=denied own=read home=\[\] siblings=\[read_secrets.py\] token=unset catalog=\[\] reference=denied$" "$TMP/d"
 '
 test_expect_success 'the facilities left out, the same attempts succeed' '
 	KGB_SANDBOX_SKIP=memcg,cache_cap,hidden_paths,clean_env KGB_SANDBOX_ENV="KGB_T0160_*,KGB_T0161_*" \
-		KGB_T0160_HOG_MIB=768 KGB_T0160_FILL_FILES=8 KGB_STORE=$TMP/skip.db KGB_T0161_STORE=$TMP/skip.db \
-		run_eval "$TMP/skipcands" --memory-limit 512 --cache-limit 64 --json >"$TMP/s" 2>"$TMP/s.err" ||
+		KGB_T0160_HOG_MIB=2560 KGB_T0160_FILL_FILES=8 KGB_STORE=$TMP/skip.db KGB_T0161_STORE=$TMP/skip.db \
+		run_eval "$TMP/skipcands" --memory-limit 2048 --cache-limit 64 --json >"$TMP/s" 2>"$TMP/s.err" ||
 		{ cat "$TMP/s.err"; false; } &&
-	detail "$TMP/s" memfd_hog | grep -q "memfd hog: wrote 768 MiB" &&
+	detail "$TMP/s" memfd_hog | grep -q "memfd hog: wrote 2560 MiB" &&
 	detail "$TMP/s" fill_cache | grep -q "fill cache: 8 files of 16 MiB written" &&
 	detail "$TMP/s" read_secrets >"$TMP/d" && cat "$TMP/d" &&
 	grep -q "secrets: shadow=read store=read own=read home=\[.*\] siblings=\[fill_cache.py memfd_hog.py read_secrets.py\] token=sk-t0161-token catalog=\[notes scale\] reference=read$" "$TMP/d"
