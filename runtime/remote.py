@@ -124,6 +124,19 @@ class Remote:
                    st)
         return self._result(args)
 
+    def warm(self, entry: str, args: tuple[BuiltArg, ...]) -> dict[str, Any]:
+        """A call whose answer the judge does not need (it loads the kernels ahead of the
+        timed rounds): nothing comes back but whether it raised (RemoteError)."""
+        st = Storages()
+        self._send({"op": "call", "entry": entry, "mode": "plain", "reply": False},
+                   {"args": encode_args(args, st)}, st)
+        h, _ = self._recv()
+        if h.get("ok") is not True:
+            raise RemoteError(str(h.get("message", "the runner's call failed"))[:2048],
+                              str(h.get("trace", ""))[:4096], h.get("oom") is True,
+                              h.get("lost") is True)
+        return h
+
     def replaced(self) -> str | None:
         """What the runner says the candidate replaced of torch, Triton or the timing code."""
         self._send({"op": "integrity"})

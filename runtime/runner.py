@@ -152,6 +152,9 @@ class Runner:
             self.chan.send(dict(self._error(e), compile_ms=w._compile_clock.ms - compiled))
             return
         extra["compile_ms"] = w._compile_clock.ms - compiled
+        if req.get("reply") is False:  # a call to load kernels: only whether it raised
+            self.chan.send(dict({"op": "result", "ok": True, "none": True}, **extra))
+            return
         self._reply(extra, out, args)
 
     def integrity(self) -> None:

@@ -349,10 +349,10 @@ def wall_gap(fn: Callable[..., Any], inputs: Sequence[BuiltArg],
 # the interleaving cancels is slower than a block): one request per block, not per call.
 _BLOCK = 5
 # A reported candidate time is kept only if the judge's own clock, around calls whose outputs
-# it checks, allows it: the wall time per call may exceed the reported time by the stream
-# hold's cap (host work under the hold is not in the events, by design) plus _GAP_MIN_MS, or
-# by at most _GAP_RATIO times (runtime.timing.bound_judge).
-_BOUND_SLACK_MS = _HOLD_MAX_MS + _GAP_MIN_MS
+# it checks, allows it: the wall time per call may exceed the reported time by the stream hold
+# the rounds used (host work under the hold is not in the events, by design) plus this margin
+# (synchronisation, the round trip's jitter), or by at most _GAP_RATIO times (bound_judge).
+_BOUND_MARGIN_MS = 0.3
 
 
 def perturb(args: Sequence[BuiltArg], seed: int) -> None:
@@ -461,15 +461,16 @@ def remote_wall_gap(remote: Any, inputs: Sequence[BuiltArg], flush: torch.Tensor
     return per_call, float(np.median(evs))
 
 
-def bound_judge(cand_ms: float, wall_ms: float) -> str | None:
+def bound_judge(cand_ms: float, wall_ms: float, hold_ms: float) -> str | None:
     """A `hack` message when the runner's reported time per call (the rounds' median) is
-    below what the judge's own clock allows for checked calls of the same function (see
-    _BOUND_SLACK_MS), else None."""
-    if not (math.isfinite(cand_ms) and math.isfinite(wall_ms)):
+    below what the judge's own clock allows for checked calls of the same function: more than
+    the rounds' hold plus _BOUND_MARGIN_MS and _GAP_RATIO times below it. Else None."""
+    if not (math.isfinite(cand_ms) and math.isfinite(wall_ms) and math.isfinite(hold_ms)):
         return "timing bound: no usable times (the check fails closed)"
-    if wall_ms - cand_ms > _BOUND_SLACK_MS and wall_ms > _GAP_RATIO * cand_ms:
+    slack = hold_ms + _BOUND_MARGIN_MS
+    if wall_ms - cand_ms > slack and wall_ms > _GAP_RATIO * cand_ms:
         return (f"timing bound: the runner reported {cand_ms:.3f} ms per call, but checked "
                 f"calls took {wall_ms:.3f} ms each on the judge's clock (more than "
-                f"{_BOUND_SLACK_MS:.1f} ms and {_GAP_RATIO:g}x apart): the reported time is "
-                "not the call's")
+                f"{slack:.3f} ms and {_GAP_RATIO:g}x apart): the reported time is not the "
+                "call's")
     return None

@@ -943,7 +943,7 @@ class Evaluator:
         except BaseException as e:
             return self._failed(case, "ref_error", e, f"{label or 'reference'}: ")
         try:
-            self._cand(entry, inputs)
+            self.remote.warm(entry.name, inputs)
         except RunnerLost:
             raise
         except BaseException as e:
@@ -1015,7 +1015,8 @@ class Evaluator:
         if report.verdict != "pass" or timing is None or gap is None:
             return replace(report, timing=note), lost
         wall_ms, event_ms = gap
-        finding = gap_judge(wall_ms, event_ms) or bound_judge(timing.cand_ms, wall_ms)
+        finding = (gap_judge(wall_ms, event_ms)
+                   or bound_judge(timing.cand_ms, wall_ms, timing.hold_ms))
         if finding:
             return CaseReport(case.id, "hack", message=_cap(finding), wall_ms=wall_ms,
                               wall_event_ms=event_ms), False
