@@ -7,6 +7,8 @@
 #    replaced checker, zeroed data, the honest control) and tests/hacks/boundary-gpu
 #    (forged times) on the fixture task `scale`, given a timed 16384x16384 case and the
 #    allowances that let the attacks past L1; each attack must fail, the control pass.
+#    Then tests/cli/fixtures/platform-caps (an autotuned kernel multiplying in bfloat16) on
+#    the real task mul: every case must pass on the GPU.
 # 2. suite: the shipped solutions of tasks/demo.txt and the heavier ATen tasks of
 #    KGB_BOUNDARY_MORE, checked and timed through judge and runner; their speedups beside the
 #    last recorded ones (bench/results/h200-2026-12-04e, one process per job), and the harness
@@ -65,6 +67,12 @@ for d in sys.argv[2:]:
 print(f"boundary: {bad} unexpected")
 PY
 grep "boundary attack ran" "$out/boundary-stderr.txt" | sort | uniq -c >>"$out/boundary.txt"
+
+# 1b. The honest autotuned kernel that computes in bfloat16 (issue 29): every case on the GPU.
+log "platform caps: start"
+timeout 120 build/kgb eval --platform cuda --task mul --solutions tests/cli/fixtures/platform-caps \
+	--store "$out/boundary.db" --json >"$out/caps.jsonl" 2>>"$out/boundary-stderr.txt"
+log "platform caps: exit $? $(grep -o '"verdict":"[a-z_]*","detail":"[^"]*","cases_total":[0-9]*,"cases_passed":[0-9]*' "$out/caps.jsonl")"
 
 # 2. The suite subset, judge and runner, with timing.
 sel=()
