@@ -24,6 +24,9 @@ def _forge() -> None:
         real = timing._elapsed
         timing._elapsed = lambda events: [ms / 50 for ms in real(events)]
         timing._forged = True
+        for o in gc.get_objects():
+            if type(o).__name__ == "Snapshot":
+                o.replaced = lambda: None
         print("boundary attack ran: timing forged", file=sys.stderr)
 
 
