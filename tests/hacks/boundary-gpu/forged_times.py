@@ -2,8 +2,11 @@
 # Forged times (GPU): an honest kernel, but at its first call it replaces, in its own process,
 # the function that turns the timed rounds' CUDA events into milliseconds, so that every time
 # the runner reports is 50 times too short. Against the one-process worker of 2026-12-04 the
-# same trick stored a speedup of 50 for a kernel that was not faster. The judge's clock around
-# the cross-check's calls (whose answers it checks) does not allow the reported time.
+# same trick stored a speedup of 50 for a kernel that was not faster. It silences the runner's
+# integrity check too (which would report the replaced function), so that only the judge's
+# clock stands in its way: around the cross-check's calls, whose answers it checks, it does
+# not allow the reported time.
+import gc
 import sys
 
 import torch
@@ -25,8 +28,11 @@ def _forge() -> None:
         timing._elapsed = lambda events: [ms / 50 for ms in real(events)]
         timing._forged = True
         for o in gc.get_objects():
-            if type(o).__name__ == "Snapshot":
-                o.replaced = lambda: None
+            if type(o).__name__ == "Snapshot" and hasattr(o, "replaced"):
+                try:
+                    o.replaced = lambda: None
+                except (AttributeError, TypeError):
+                    pass
         print("boundary attack ran: timing forged", file=sys.stderr)
 
 
