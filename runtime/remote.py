@@ -115,21 +115,30 @@ class Remote:
             raise RunnerLost(f"malformed result: {e}") from None
         return out, args, h
 
-    def call(self, entry: str, args: tuple[BuiltArg, ...], mode: str = "plain"
+    def _send_args(self, header: dict[str, Any], args: tuple[BuiltArg, ...],
+                   recipe: dict[str, Any] | None) -> None:
+        """A request with its arguments: their bytes, or with a recipe (the case's JSON args,
+        seed and where it draws) the runner builds them itself (runtime.inputs.build_args)."""
+        if recipe is not None:
+            self._send(dict(header, build=recipe))
+            return
+        st = Storages()
+        self._send(header, {"args": encode_args(args, st)}, st)
+
+    def call(self, entry: str, args: tuple[BuiltArg, ...], mode: str = "plain",
+             recipe: dict[str, Any] | None = None
              ) -> tuple[Any, tuple[BuiltArg, ...], dict[str, Any]]:
         """The candidate's `entry` on copies of `args` (the judge's are not touched): its
         output, the arguments after the call, and the header (launches, trace, compile_ms)."""
-        st = Storages()
-        self._send({"op": "call", "entry": entry, "mode": mode}, {"args": encode_args(args, st)},
-                   st)
+        self._send_args({"op": "call", "entry": entry, "mode": mode}, args, recipe)
         return self._result(args)
 
-    def warm(self, entry: str, args: tuple[BuiltArg, ...]) -> dict[str, Any]:
+    def warm(self, entry: str, args: tuple[BuiltArg, ...],
+             recipe: dict[str, Any] | None = None) -> dict[str, Any]:
         """A call whose answer the judge does not need (it loads the kernels ahead of the
         timed rounds): nothing comes back but whether it raised (RemoteError)."""
-        st = Storages()
-        self._send({"op": "call", "entry": entry, "mode": "plain", "reply": False},
-                   {"args": encode_args(args, st)}, st)
+        self._send_args({"op": "call", "entry": entry, "mode": "plain", "reply": False}, args,
+                        recipe)
         h, _ = self._recv()
         if h.get("ok") is not True:
             raise RemoteError(str(h.get("message", "the runner's call failed"))[:2048],
@@ -151,12 +160,11 @@ class Remote:
         self._recv()
         return time.perf_counter() - t0
 
-    def timing(self, header: dict[str, Any], args: tuple[BuiltArg, ...] | None = None
-               ) -> dict[str, Any]:
+    def timing(self, header: dict[str, Any], args: tuple[BuiltArg, ...] | None = None,
+               recipe: dict[str, Any] | None = None) -> dict[str, Any]:
         """A timing request (runner.time_*); raises RemoteError when the runner's call raised."""
         if args is not None:
-            st = Storages()
-            self._send(header, {"args": encode_args(args, st)}, st)
+            self._send_args(header, args, recipe)
         else:
             self._send(header)
         h, _ = self._recv()

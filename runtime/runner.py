@@ -111,8 +111,15 @@ class Runner:
         doc = {"out": encode_value(out, st), "args": encode_args(args, st)}
         self.chan.send(dict({"op": "result", "ok": True}, **extra), doc, st)
 
-    def _args(self, body: Body | None) -> tuple[BuiltArg, ...]:
+    def _args(self, req: dict[str, Any], body: Body | None) -> tuple[BuiltArg, ...]:
+        """The request's arguments: sent, or built here from the case's recipe."""
+        from runtime.inputs import build_args, parse_arg
         from runtime.wire import decode_args
+        build = req.get("build")
+        if isinstance(build, dict):
+            specs = [parse_arg(a) for a in build.get("args") or []]
+            return build_args(specs, int(build.get("seed", 0)), self.device,
+                              draw_on_device=bool(build.get("on_device")))
         if body is None or not isinstance(body.doc, dict):
             raise WireError("a call without arguments")
         return decode_args(body.doc.get("args"), self.chan.decoder(body))
@@ -121,7 +128,7 @@ class Runner:
         from runtime import worker as w
         from runtime.trace import traced
 
-        args = self._args(body)
+        args = self._args(req, body)
         fn = getattr(self.module, str(req.get("entry")))
         mode = str(req.get("mode", "plain"))
         extra: dict[str, Any] = {}
@@ -166,7 +173,7 @@ class Runner:
     def time_prepare(self, req: dict[str, Any], body: Body | None) -> None:
         from runtime.timing import TimingError, _Timed, flush_buffer
 
-        inputs = self._args(body)
+        inputs = self._args(req, body)
         fn = getattr(self.module, str(req.get("entry")))
         try:
             if self.flush is None:

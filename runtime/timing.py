@@ -374,7 +374,8 @@ def perturb(args: Sequence[BuiltArg], seed: int) -> None:
 
 def time_case_remote(remote: Any, entry: str, base: Callable[..., Any],
                      inputs: Sequence[BuiltArg], warmup: int, rounds: int,
-                     flush: torch.Tensor, method: str = "events") -> tuple[Timing, TimedCall]:
+                     flush: torch.Tensor, method: str = "events",
+                     recipe: dict[str, Any] | None = None) -> tuple[Timing, TimedCall]:
     """time_case() across the trust boundary: the baseline is timed here, by the judge; the
     candidate by its runner (`remote`, runtime.remote.Remote), in blocks of _BLOCK rounds
     interleaved with the baseline's, each side synchronised before the other runs. Returns
@@ -384,7 +385,8 @@ def time_case_remote(remote: Any, entry: str, base: Callable[..., Any],
     if method not in METHODS:
         raise ValueError(f"unknown timing method {method!r}")
     tb = _Timed(base, inputs, method)
-    h = remote.timing({"op": "time_prepare", "entry": entry, "method": method}, tuple(inputs))
+    h = remote.timing({"op": "time_prepare", "entry": entry, "method": method}, tuple(inputs),
+                      recipe)
     if "timing_error" in h:
         raise TimingError(str(h["timing_error"]))
     warmup = max(warmup, 2)

@@ -110,6 +110,7 @@ class CaseSpec:
     atol: float
     rtol: float
     args: tuple[ArgSpec, ...]
+    raw_args: tuple[Any, ...] = ()  # the job's JSON of args: what the runner builds from
 
 
 @dataclass(frozen=True)
@@ -367,7 +368,8 @@ def _parse_case(c: Any, path: str, entries: tuple[EntrySpec, ...]) -> CaseSpec:
     return CaseSpec(_field(c, "id", int, path), entry, _field(c, "seed", int, path),
                     _field(c, "timed", bool, path, False),
                     float(_field(c, "atol", (int, float), path)),
-                    float(_field(c, "rtol", (int, float), path)), tuple(args))
+                    float(_field(c, "rtol", (int, float), path)), tuple(args),
+                    tuple(c["args"]))
 
 
 def parse_job(line: bytes) -> Job:
@@ -557,6 +559,9 @@ class Evaluator:
         self._rerun_done: set[str] = set()  # entries with a determinism re-run already
         self._phases = _Phases(time.perf_counter())  # the current case's (run() resets it)
         self.compile_ms = 0.0  # inside Triton's compile, in the runner, as it reports
+        # The current case's inputs and the recipe the runner builds them from (_cand).
+        self._recipe: dict[str, Any] | None = None
+        self._recipe_of: tuple[BuiltArg, ...] | None = None
 
     def _sync(self) -> None:
         if self.job.platform == "cuda":
@@ -570,8 +575,11 @@ class Evaluator:
 
     def _cand(self, entry: EntrySpec, args: tuple[BuiltArg, ...], mode: str = "plain"
               ) -> tuple[Any, tuple[BuiltArg, ...], dict[str, Any]]:
-        """The candidate's entry on copies of args, in the runner; compile time counted."""
-        out, new_args, head = self.remote.call(entry.name, args, mode)
+        """The candidate's entry on copies of args, in the runner; compile time counted. The
+        case's own inputs are not sent: the runner builds them from the case's recipe (the
+        same code, seed and device draw the same values; the judge checks the answer against
+        its own inputs all the same)."""
+        out, new_args, head = self.remote.call(entry.name, args, mode, self._recipe_for(args))
         ms = head.get("compile_ms")
         if isinstance(ms, (int, float)) and 0 <= ms < 1e9:
             self.compile_ms += ms
@@ -690,11 +698,13 @@ class Evaluator:
         if not callable(ref_fn):
             return CaseReport(case.id, "ref_error", message=self.reference_error or
                               f"reference.py defines no callable '{entry.name}'"), False
+        on_device = case.timed and self.job.platform == "cuda"
         try:
-            inputs = build_args(case.args, case.seed, self.device,
-                                draw_on_device=case.timed and self.job.platform == "cuda")
+            inputs = build_args(case.args, case.seed, self.device, draw_on_device=on_device)
         except Exception as e:
             return self._failed(case, "ref_error", e, "building inputs: ")
+        self._recipe_of = inputs
+        self._recipe = {"args": list(case.raw_args), "seed": case.seed, "on_device": on_device}
         self._sync()
         self._phases.mark("inputs")
         if self._timing_pass(case):
@@ -734,6 +744,10 @@ class Evaluator:
                                  trace_event_us=self._trace_times[1])
                 self._trace_times = None
         return report, False
+
+    def _recipe_for(self, args: tuple[BuiltArg, ...]) -> dict[str, Any] | None:
+        """How the runner builds `args` itself, when they are the current case's inputs."""
+        return self._recipe if self._recipe and args is self._recipe_of else None
 
     def _baseline_fn(self, entry: EntrySpec, ref_fn: Any) -> tuple[Any, str]:
         """What the speedup of a timed case is over, and its label: the task's baseline.py
@@ -943,7 +957,7 @@ class Evaluator:
         except BaseException as e:
             return self._failed(case, "ref_error", e, f"{label or 'reference'}: ")
         try:
-            self.remote.warm(entry.name, inputs)
+            self.remote.warm(entry.name, inputs, self._recipe_for(inputs))
         except RunnerLost:
             raise
         except BaseException as e:
@@ -961,7 +975,8 @@ class Evaluator:
                 self._flush = flush_buffer(self.device)
             timing, base_call = time_case_remote(self.remote, entry.name, base_fn, inputs,
                                                  self.job.warmup or 0, self.job.rounds or 1,
-                                                 self._flush, self.job.timing_method)
+                                                 self._flush, self.job.timing_method,
+                                                 self._recipe_for(inputs))
             base_last = (base_call.output, base_call.args)
             self._phases.mark("time")
             gap = remote_wall_gap(self.remote, inputs, self._flush, seeds)

@@ -266,7 +266,8 @@ class InProcess:
     def __init__(self, candidate: Any) -> None:
         self.candidate = candidate
 
-    def call(self, entry: str, args: Any, mode: str = "plain") -> tuple[Any, Any, dict]:
+    def call(self, entry: str, args: Any, mode: str = "plain",
+             recipe: Any = None) -> tuple[Any, Any, dict]:
         mine = clone_args(args)
         return call(getattr(self.candidate, entry), mine), mine, {}
 

@@ -55,14 +55,15 @@ class LocalRemote:
         self.last: TimedCall | None = None
         self.gap: list[TimedCall] = []
 
-    def call(self, entry: str, args: Any, mode: str = "plain") -> tuple[Any, Any, dict]:
+    def call(self, entry: str, args: Any, mode: str = "plain",
+             recipe: Any = None) -> tuple[Any, Any, dict]:
         mine = clone_args(args)
         return call(getattr(self.candidate, entry), mine), mine, {}
 
     def replaced(self) -> None:
         return None
 
-    def warm(self, entry: str, args: Any) -> dict:
+    def warm(self, entry: str, args: Any, recipe: Any = None) -> dict:
         self.call(entry, args)
         return {}
 
@@ -85,7 +86,8 @@ class FakeGpu:
         monkeypatch.setattr(worker, "flush_buffer", lambda device: torch.empty(1))
 
     def time_case(self, remote: LocalRemote, entry: str, base: Any, inputs: Any, warmup: int,
-                  rounds: int, flush: Any, method: str = "events") -> tuple[Timing, TimedCall]:
+                  rounds: int, flush: Any, method: str = "events",
+                  recipe: Any = None) -> tuple[Timing, TimedCall]:
         if self.fail:
             raise self.fail
         last = {}
