@@ -6,20 +6,30 @@ outside a whitelist of allocation, metadata and view functions; torch compute me
 tensors; Triton's timing, runtime and compiler internals; imports other than torch, triton and a
 few pure standard modules; `exec`/`eval`/`open` and friends; dunder attribute games; tensor
 subclasses; state kept across calls (module-level mutable containers, `lru_cache`, mutable
-defaults, writes to non-local objects, `global`); broad `except` clauses (fallback paths); and
-source encodings other than UTF-8 (the importer would decode other bytes than were scanned).
+defaults, writes to non-local objects or through aliases of them, `global`); broad `except`
+clauses (fallback paths); and source encodings other than UTF-8 (the importer would decode
+other bytes than were scanned).
+
+Attributes are judged by an allow-list, not a block-list: an attribute of anything the
+candidate did not define itself (a parameter, what a call returned, a module's object) must be
+a name honest code reads (_HOST_ATTRS; _KERNEL_ATTRS inside a Triton kernel), never an
+underscore name; frame, generator, traceback and code internals are refused by name wherever
+they appear; `match` class patterns (attribute reads without attribute syntax) and `@` on host
+values (torch's matrix product) are refused outright.
 
 Names are resolved through the module's scopes: `import torch as T`, `from torch import mul as
 m`, and `getattr(torch, "mul")` all reach `torch.mul`; a local variable or parameter that
-shadows a name is not mistaken for it. docs/anti-hack.md lists the rules, what L1 cannot see
-(operators on tensors, dynamic dispatch on objects of unknown type) and how to extend the hack
-corpus. The tables below are hard-coded on purpose: nothing is imported or computed at import.
+shadows a name is not mistaken for it. docs/anti-hack.md lists the rules, the allow-list's
+structure, what L1 cannot see (operators on tensors, dynamic dispatch on objects of unknown
+type) and how to extend the hack corpus. The tables below are hard-coded on purpose: nothing
+is imported or computed at import.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+import string
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -48,15 +58,20 @@ RULES = (
     "encoding",        # a source encoding other than UTF-8
     "import",          # a module outside the allowed imports
     "builtin",         # exec, eval, compile, __import__, globals, open, ...
+    "introspection",   # frame, generator, traceback, code and function internals, by name
     "dynamic-attr",    # getattr/setattr/delattr with a name that is not a constant
-    "dunder",          # __class__, __dict__, __globals__, metaclasses, magic methods
+    "dunder",          # __class__, __dict__, metaclasses, magic methods
+    "match",           # a class pattern in `match`: attribute reads without attribute syntax
     "tensor-subclass", # a class deriving from torch.Tensor (or anything torch)
     "monkey-patch",    # an assignment to an attribute of an imported module or what it holds
     "triton-api",      # triton.testing, triton.runtime, compiler internals, private names
     "torch-api",       # a torch name outside the whitelist, or the torch module used as a value
+    "private-attr",    # an _underscore attribute of something the candidate did not define
     "tensor-method",   # a torch compute method called on an object (x.sum(), x.to(...))
+    "attribute",       # another attribute outside the allow-list, of something not the candidate's
+    "matmul",          # the @ operator in host code: torch's matrix product on tensors
     "global-write",    # a global or nonlocal statement
-    "module-cache",    # state kept across calls: caches, mutable defaults, lru_cache
+    "module-cache",    # state kept across calls: caches, mutable defaults, lru_cache, aliases
     "broad-except",    # bare except, except Exception/BaseException: a fallback path
     "unscannable",     # the tree is too deep to analyse: rejected rather than trusted
 )
@@ -172,10 +187,74 @@ _BANNED_METHODS = frozenset("""
     to_sparse_csc to_sparse_csr tolist topk trace transpose_ triangular_solve tril tril_ triu
     triu_ true_divide true_divide_ trunc trunc_ type type_as unique unique_consecutive
     unsafe_chunk unsafe_split unsafe_split_with_sizes unsqueeze_ untyped_storage uniform_ var
-    vdot volatile vsplit where xlogy xlogy_ xpu zero_ _version _cdata _base
+    vdot volatile vsplit where xlogy xlogy_ xpu zero_
 """.split())
 # Banned names that other objects carry as plain attributes: flagged only when called.
 _CALL_ONLY = frozenset({"type", "max", "min"})
+
+# Triton dtypes' attributes (triton 3.6's dtype, pointer_type and block_type).
+_TRITON_DTYPE_ATTRS = frozenset("""
+    name primitive_bitwidth itemsize int_bitwidth int_signedness fp_mantissa_width
+    exponent_bias element_ty address_space const scalar nbytes shape numel is_floating
+    is_standard_floating is_int is_int_signed is_int_unsigned is_bool is_int1 is_int8 is_int16
+    is_int32 is_int64 is_uint8 is_uint16 is_uint32 is_uint64 is_fp8 is_fp8e4nv is_fp8e4b8
+    is_fp8e4b15 is_fp8e5 is_fp8e5b16 is_fp16 is_bf16 is_fp32 is_fp64 is_ptr is_block is_void
+    is_const is_dtype get_int_max_value get_int_min_value with_element_ty
+""".split())
+# The attribute allow-list. L1 cannot know the type of a parameter or of what a call returned,
+# so an attribute of anything the candidate did not define (see _Scanner._own) must be named
+# here: what honest host code reads on tensors (the allowed methods above), torch.dtype,
+# torch.device, finfo/iinfo, device properties, Python's ints, floats, strings and containers,
+# triton.Config (pruning functions read it) and Triton dtypes looked up in tables. Anything else
+# is the finding `attribute`; underscore names are `private-attr` whatever the list says.
+_HOST_ATTRS = _ALLOWED_METHODS | frozenset("""
+    type index abbr is_signed to_real to_complex
+    bits eps max min tiny smallest_normal resolution
+    name major minor multi_processor_count total_memory warp_size L2_cache_size uuid
+    max_threads_per_multi_processor regs_per_multiprocessor shared_memory_per_block
+    shared_memory_per_block_optin shared_memory_per_multiprocessor is_integrated
+    is_multi_gpu_board gcnArchName clock_rate memory_clock_rate memory_bus_width
+    append extend insert pop remove clear copy sort reverse count get items keys values
+    setdefault update popitem add discard union intersection difference symmetric_difference
+    issubset issuperset isdisjoint
+    join split rsplit splitlines strip lstrip rstrip startswith endswith lower upper
+    capitalize title replace find rfind partition rpartition zfill ljust rjust center isdigit
+    isalpha isalnum isidentifier isspace isupper islower encode decode removeprefix
+    removesuffix
+    bit_length bit_count to_bytes from_bytes conjugate numerator denominator is_integer
+    as_integer_ratio hex fromhex
+    kwargs all_kwargs num_warps num_stages num_ctas maxnreg
+""".split()) | _TRITON_DTYPE_ATTRS
+# Inside a Triton kernel, values are Triton tensors, dtypes and constexprs: their public API
+# (triton 3.6's tensor methods and attributes, tensor descriptors, constexpr's value). `handle`
+# is left out: under the interpreter it is the numpy buffer behind the value.
+_KERNEL_ATTRS = frozenset("""
+    T abs advance argmax argmin associative_scan atomic_add atomic_and atomic_cas atomic_max
+    atomic_min atomic_or atomic_xchg atomic_xor broadcast_to cast cdiv ceil cos cumprod cumsum
+    erf exp exp2 expand_dims flip floor gather histogram item log log2 logical_and logical_or
+    max min permute ravel reduce reduce_or reshape rsqrt sigmoid sin softmax sort split sqrt
+    sqrt_rn store sum to trans view xor_sum type dtype value load scatter block_shape strides
+    layout base
+""".split()) | _TRITON_DTYPE_ATTRS
+# Attribute names that reach the interpreter itself: a frame's caller, locals and globals (the
+# harness's objects; __builtins__ and so __import__), generators', coroutines' and tracebacks'
+# frames, code objects, closure cells, a function's globals, a bound builtin's module. They
+# are refused by name wherever they appear, on the candidate's own objects too.
+_INTROSPECTION = frozenset({
+    "f_back", "f_locals", "f_globals", "f_builtins", "f_code", "f_lasti", "f_lineno",
+    "f_trace", "f_trace_lines", "f_trace_opcodes", "f_generator", "cell_contents",
+    "__code__", "__globals__", "__closure__", "__defaults__", "__kwdefaults__", "__builtins__",
+    "__traceback__", "__context__", "__cause__", "__func__", "__self__", "__wrapped__",
+    "_getframe", "_current_frames", "currentframe", "settrace", "setprofile", "gettrace",
+    "getprofile", "func_globals", "func_code", "func_closure",
+})
+_INTROSPECTION_PREFIXES = ("gi_", "cr_", "ag_", "tb_", "co_")  # generator, coroutine, ...
+# Decorators that may run at import: anything else (an own decorator) runs the candidate's code
+# once and can return a closure whose state outlives every call.
+_IMPORT_DECORATORS = frozenset({
+    "dataclasses.dataclass", "functools.wraps", "functools.total_ordering", "typing.overload",
+    "typing.final",
+})
 
 # Triton is allowed except these (and any private `_name`): timing, runtime and driver
 # internals, the compiler (it also compiles hand-written IR), configuration knobs, profilers.
@@ -261,6 +340,9 @@ class _Scope:
     globals: set[str] = field(default_factory=set)
     nonlocals: set[str] = field(default_factory=set)
     containers: dict[str, bool] = field(default_factory=dict)  # name -> only containers bound
+    # name -> what each binding binds: the assigned expression, the FunctionDef or ClassDef, or
+    # None (a parameter, loop target, import, with/except/match name: not an expression L1 reads)
+    values: dict[str, list[ast.AST | None]] = field(default_factory=dict)
     jit: bool = False  # a Triton kernel body: methods there are on Triton tensors
 
 
@@ -326,7 +408,7 @@ def _is_container(expr: ast.AST | None, builtin: set[str]) -> bool:
 
 def _bind(node: ast.AST, scope: _Scope) -> None:
     """Fill `scope` with the names `node`'s region binds."""
-    values: dict[str, list[ast.AST | None]] = {}
+    values = scope.values
     for n in _region(node):
         if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
             scope.bound.add(n.id)
@@ -336,26 +418,28 @@ def _bind(node: ast.AST, scope: _Scope) -> None:
             values.setdefault(n.arg, []).append(None)
         elif isinstance(n, (*_FUNCS, ast.ClassDef)):
             scope.bound.add(n.name)
-            values.setdefault(n.name, []).append(None)
+            values.setdefault(n.name, []).append(n)
         elif isinstance(n, ast.Import):
             for a in n.names:
                 name = a.asname or a.name.split(".")[0]
                 scope.bound.add(name)
                 scope.aliases[name] = a.name if a.asname else name
+                values.setdefault(name, []).append(None)
         elif isinstance(n, ast.ImportFrom):
             for a in n.names:
                 if a.name == "*":
                     continue
                 name = a.asname or a.name
                 scope.bound.add(name)
+                values.setdefault(name, []).append(None)
                 if n.level == 0 and n.module:
                     scope.aliases[name] = f"{n.module}.{a.name}"
-        elif isinstance(n, ast.ExceptHandler) and n.name:
+        elif isinstance(n, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and n.name:
             scope.bound.add(n.name)
-        elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
-            scope.bound.add(n.name)
+            values.setdefault(n.name, []).append(None)
         elif isinstance(n, ast.MatchMapping) and n.rest:
             scope.bound.add(n.rest)
+            values.setdefault(n.rest, []).append(None)
         elif isinstance(n, ast.Global):
             scope.globals.update(n.names)
         elif isinstance(n, ast.Nonlocal):
@@ -365,12 +449,18 @@ def _bind(node: ast.AST, scope: _Scope) -> None:
             for t in targets:
                 if isinstance(t, ast.Name):
                     values.setdefault(t.id, []).append(n.value)
+                else:  # unpacked: the names get no readable value
+                    for x in ast.walk(t):
+                        if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store):
+                            values.setdefault(x.id, []).append(None)
+        elif isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
+            values.setdefault(n.target.id, []).append(n.value)
         elif isinstance(n, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.AugAssign)):
             bound = (n.target if isinstance(n, (ast.For, ast.AsyncFor, ast.AugAssign))
                      else ast.Tuple([i.optional_vars for i in n.items
                                      if i.optional_vars is not None]))
             for x in ast.walk(bound):
-                if isinstance(x, ast.Name):
+                if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store):
                     values.setdefault(x.id, []).append(None)
     # Names bound only to containers (list.sort() there is not Tensor.sort()); a builtin
     # container call counts when no scope could shadow the builtin, which _Scanner checks.
@@ -402,6 +492,26 @@ class _Scanner(ast.NodeVisitor):
         self._mark_jit(tree)
         self.kernels = {n.name for n in tree.body if isinstance(n, _FUNCS)
                         and self.scopes[n].jit}  # module-level Triton functions
+        # name -> attributes assigned on a plain name anywhere (f.out = y, setattr(C, "x", v)):
+        # the members of the candidate's own functions and classes of that name. The
+        # assignments themselves are judged where they happen (module state, or monkey-patch).
+        self.stored: dict[str, set[str]] = {}
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Attribute) and not isinstance(n.ctx, ast.Load) \
+                    and isinstance(n.value, ast.Name):
+                self.stored.setdefault(n.value.id, set()).add(n.attr)
+            elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                  and n.func.id == "setattr" and len(n.args) >= 2
+                  and isinstance(n.args[0], ast.Name) and isinstance(n.args[1], ast.Constant)
+                  and isinstance(n.args[1].value, str)):
+                self.stored.setdefault(n.args[0].id, set()).add(n.args[1].value)
+        # Names of the own classes' members that are unsafe through the class (plain methods
+        # and what refers to them): read on anything but an own instance, such a name may be
+        # the unbound method, whose `self` (trusted inside it) is then whatever is passed.
+        self.unbound = {name for node, scope in self.scopes.items()
+                        if isinstance(node, ast.ClassDef)
+                        for name, vals in scope.values.items()
+                        if not all(self._class_safe(v, scope) for v in vals)}
 
     # -- scopes and names ----------------------------------------------------------------
 
@@ -508,11 +618,164 @@ class _Scanner(ast.NodeVisitor):
         return expr if isinstance(expr, ast.Name) else None
 
     def _outlives_call(self, name: ast.Name) -> bool:
-        """Whether a name refers to an object that outlives the current call."""
+        """Whether a name refers to an object that outlives the current call.
+
+        A local alias (`c = Cache`, `c = a if k else Cache`, `(c := Cache)`) is judged like the
+        name it aliases: writing through it writes module state.
+        """
         s = self._lookup(name.id)
         if s is None or s.kind == "comp":
             return False
-        return s is not self._home(self.scope) or s is self.module
+        return s is not self._home(self.scope) or s is self.module or self._alias(name.id, s)
+
+    def _alias(self, name: str, scope: _Scope, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether some binding of local `name` in `scope` is a name that outlives the call."""
+        return any(v is not None and self._refers_out(v, scope, seen | {name})
+                   for v in scope.values.get(name, ()))
+
+    def _refers_out(self, expr: ast.AST, scope: _Scope, seen: frozenset[str]) -> bool:
+        if isinstance(expr, ast.Name):
+            s = self._lookup(expr.id, scope)
+            if s is None or s.kind == "comp":
+                return False
+            return (s is self.module or s is not self._home(scope)
+                    or (expr.id not in seen and self._alias(expr.id, s, seen)))
+        if isinstance(expr, ast.IfExp):
+            return any(self._refers_out(e, scope, seen) for e in (expr.body, expr.orelse))
+        if isinstance(expr, ast.BoolOp):
+            return any(self._refers_out(e, scope, seen) for e in expr.values)
+        if isinstance(expr, ast.NamedExpr):
+            return self._refers_out(expr.value, scope, seen)
+        return False
+
+    # -- the candidate's own objects ----------------------------------------------------------
+
+    def _binding(self, name: str, scope: _Scope | None = None) -> ast.AST | None:
+        """The one expression or definition `name` is bound to, where it has exactly one."""
+        s = self._lookup(name, scope)
+        vals = s.values.get(name, []) if s is not None else []
+        return vals[0] if len(vals) == 1 else None
+
+    def _own_class(self, expr: ast.AST, scope: _Scope | None = None,
+                   depth: int = 0) -> ast.ClassDef | None:
+        """The candidate's class that `expr` names: its class statement's name (undecorated or
+        a dataclass), a local alias of it (`c = C`, `c = C if k else None`), or `cls` in one
+        of its classmethods."""
+        if depth > 8:
+            return None
+        if isinstance(expr, (ast.IfExp, ast.BoolOp, ast.NamedExpr)):
+            parts = ([expr.body, expr.orelse] if isinstance(expr, ast.IfExp) else
+                     expr.values if isinstance(expr, ast.BoolOp) else [expr.value])
+            found = {self._own_class(e, scope, depth + 1) for e in parts
+                     if not (isinstance(e, ast.Constant) and e.value is None)}
+            return found.pop() if len(found) == 1 else None
+        if not isinstance(expr, ast.Name):
+            return None
+        b = self._binding(expr.id, scope)
+        if isinstance(b, ast.ClassDef):
+            return b if all(self._dotted(d if not isinstance(d, ast.Call) else d.func)
+                            == "dataclasses.dataclass" for d in b.decorator_list) else None
+        if isinstance(b, (ast.Name, ast.IfExp, ast.BoolOp, ast.NamedExpr)):
+            s = self._lookup(expr.id, scope)
+            return self._own_class(b, s, depth + 1)
+        if b is None:
+            method = self._method_of(expr.id, scope)
+            if method is not None and method[1] == "classmethod":
+                return method[0]
+        return None
+
+    def _method_of(self, name: str, scope: _Scope | None = None
+                   ) -> tuple[ast.ClassDef, str] | None:
+        """(class, kind) when `name` is the first parameter of a method of an own class: kind
+        is "method" (it is `self`) or "classmethod" (it is `cls`), never rebound."""
+        s = self._lookup(name, scope)
+        if s is None or s.kind != "function" or s.values.get(name) != [None]:
+            return None
+        fn, cls_scope = s.node, s.parent
+        if not isinstance(fn, _FUNCS) or cls_scope is None or cls_scope.kind != "class":
+            return None
+        args = [*fn.args.posonlyargs, *fn.args.args]
+        if not args or args[0].arg != name:
+            return None
+        kinds = {d.id for d in fn.decorator_list if isinstance(d, ast.Name)
+                 and self._lookup(d.id, cls_scope) is None}
+        if len(fn.decorator_list) != len(kinds) or "staticmethod" in kinds:
+            return None
+        cls = cls_scope.node
+        if not isinstance(cls, ast.ClassDef) or self._own_class(
+                ast.Name(cls.name), cls_scope.parent) is not cls:
+            return None
+        return cls, "classmethod" if "classmethod" in kinds else "method"
+
+    def _own(self, expr: ast.AST) -> tuple[str, ast.ClassDef | ast.FunctionDef
+                                            | ast.AsyncFunctionDef] | None:
+        """("class", C) or ("instance", C) when `expr` is one of the candidate's own classes or
+        an instance it built in this call: `C`, an alias, `cls`, `self`, `p` bound only to
+        `C(...)` in this function, or `super()` (then the members are those of C's bases);
+        ("function", f) for one of its own undecorated functions."""
+        c = self._own_class(expr)
+        if c is not None:
+            return "class", c
+        if isinstance(expr, ast.Name):
+            b = self._binding(expr.id)
+            if isinstance(b, _FUNCS) and not b.decorator_list:
+                return "function", b
+        if isinstance(expr, ast.Call) and self._is_builtin(expr.func, "super") \
+                and not expr.args:
+            s: _Scope | None = self.scope
+            while s is not None and s.kind != "function":
+                s = s.parent
+            first = [*s.node.args.posonlyargs, *s.node.args.args][:1] \
+                if s is not None and isinstance(s.node, _FUNCS) else []
+            method = self._method_of(first[0].arg, s) if first else None
+            return ("super", method[0]) if method is not None else None
+        if not isinstance(expr, ast.Name):
+            return None
+        method = self._method_of(expr.id)
+        if method is not None and method[1] == "method":
+            return "instance", method[0]
+        s = self._lookup(expr.id)
+        vals = s.values.get(expr.id, []) if s is not None else []
+        if s is not None and s is self._home(self.scope) and s is not self.module and vals:
+            classes = {self._built(v, s) for v in vals}
+            if len(classes) == 1 and None not in classes:
+                return "instance", classes.pop()
+        return None
+
+    def _built(self, expr: ast.AST | None, scope: _Scope) -> ast.ClassDef | None:
+        """The own class whose instance `expr` builds: `C(...)`, or `C(1) if k else C()`."""
+        if isinstance(expr, ast.Call):
+            return self._own_class(expr.func, scope)
+        if isinstance(expr, ast.IfExp):
+            a, b = self._built(expr.body, scope), self._built(expr.orelse, scope)
+            return a if a is b else None
+        return None
+
+    def _members(self, cls: ast.ClassDef, bases_only: bool = False,
+                  depth: int = 0) -> dict[str, list[ast.AST | None]]:
+        """Names the candidate's class defines: its body's, those its methods assign on self,
+        and its own base classes' (a foreign base adds nothing: those names stay judged)."""
+        out: dict[str, list[ast.AST | None]] = {}
+        scope = self.scopes[cls]
+        if not bases_only:
+            for name, vals in scope.values.items():
+                out.setdefault(name, []).extend(vals)
+            for name in self.stored.get(cls.name, ()):
+                out.setdefault(name, []).append(None)
+            for fn in cls.body:
+                args = [*fn.args.posonlyargs, *fn.args.args] if isinstance(fn, _FUNCS) else []
+                if not args:
+                    continue
+                for n in ast.walk(fn):
+                    if (isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)
+                            and isinstance(n.value, ast.Name) and n.value.id == args[0].arg):
+                        out.setdefault(n.attr, []).append(None)
+        for base in cls.bases:
+            b = self._own_class(base, scope.parent)
+            if b is not None and b is not cls and depth < 8:
+                for name, vals in self._members(b, depth=depth + 1).items():
+                    out.setdefault(name, []).extend(vals)
+        return out
 
     # -- findings ---------------------------------------------------------------------------
 
@@ -542,7 +805,12 @@ class _Scanner(ast.NodeVisitor):
                 self.add(node, "import", f"{'.'.join(parts[:i + 1])} reaches the module "
                          f"'{part}'", ".".join(parts[:i + 1]))
                 return
-        if dotted in _EVALUATING:
+        private = next((p for p in parts[1:] if p.startswith("_")
+                        and not (p.startswith("__") and p.endswith("__"))), None)
+        if private is not None and top not in ("torch", "triton"):
+            # dataclasses._create_fn exec()s source text, typing._eval_type eval()s strings
+            self.add(node, "private-attr", f"{dotted}: private internals of '{top}'", dotted)
+        elif dotted in _EVALUATING:
             self.add(node, "builtin", f"{dotted} evaluates strings (annotations) as code",
                      dotted)
         elif top == "torch":
@@ -719,8 +987,7 @@ class _Scanner(ast.NodeVisitor):
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         attr = node.attr
-        if attr.startswith("__") and attr.endswith("__") and attr not in _DUNDER_ATTRS:
-            self.add(node, "dunder", f"dunder attribute '.{attr}'", attr)
+        self._attr_name(node, node.value, attr)
         if isinstance(node.ctx, (ast.Store, ast.Del)):
             self._store(node, node.value, attr)
             self.visit(node.value)
@@ -729,9 +996,123 @@ class _Scanner(ast.NodeVisitor):
         if dotted is not None:
             if not self._chain_inner(node):
                 self._judge(node, dotted)
-        elif not self.scope.jit:
-            self._method(node, node.value, attr)
+        else:
+            self._attribute(node, node.value, attr)
         self.generic_visit(node)
+
+    def _attr_name(self, node: ast.AST, receiver: ast.AST, attr: str, how: str = "") -> None:
+        """Rules on the attribute's name alone, whatever it is read from."""
+        if attr in _INTROSPECTION or attr.startswith(_INTROSPECTION_PREFIXES):
+            self.add(node, "introspection", f"'.{attr}'{how} reaches frames, code or a "
+                     "function's globals (the interpreter behind the scan)", attr)
+        elif attr.startswith("__") and attr.endswith("__") and attr not in _DUNDER_ATTRS:
+            self.add(node, "dunder", f"dunder attribute '.{attr}'{how}", attr)
+        elif attr == "__init__" and not (isinstance(receiver, ast.Call)
+                                         and self._is_builtin(receiver.func, "super")):
+            self.add(node, "dunder", "'.__init__' other than super().__init__(...) re-runs a "
+                     "constructor on an existing object", attr)
+
+    def _attribute(self, node: ast.AST, receiver: ast.AST, attr: str) -> None:
+        """An attribute read from something that is not an imported name: the allow-list.
+
+        The candidate's own classes and the instances it builds may use the names they define
+        (an unbound method through the class aside: its `self` could be any object); anything
+        else may use the names in _HOST_ATTRS (_KERNEL_ATTRS inside a kernel), and never an
+        underscore name. Names refused by _attr_name are not judged twice.
+        """
+        if attr in _INTROSPECTION or attr.startswith(_INTROSPECTION_PREFIXES) or (
+                attr.startswith("__") and attr.endswith("__")):
+            return
+        if self.scope.jit:
+            if attr.startswith("_"):
+                self.add(node, "private-attr", f"'.{attr}' in a kernel: private internals of "
+                         "a Triton value", attr)
+            elif attr not in _KERNEL_ATTRS:
+                self.add(node, "attribute", f"'.{attr}' in a kernel is not Triton tensor or "
+                         "dtype API", attr)
+            return
+        own = self._own(receiver)
+        if own is not None and own[0] == "function":
+            if attr in self.stored.get(own[1].name, ()):
+                return  # set on it somewhere: that assignment is the finding (module-cache)
+        elif own is not None:
+            kind, cls = own
+            assert isinstance(cls, ast.ClassDef)
+            members = self._members(cls, bases_only=kind == "super")
+            if kind == "instance" and isinstance(receiver, ast.Name) \
+                    and attr in self.stored.get(receiver.id, ()):
+                return  # p.extra = 1 on an instance it built, read back
+            if attr in members:
+                if kind == "class" and attr in self.unbound:
+                    self.add(node, "attribute", f"'{cls.name}.{attr}' through the class: an "
+                             "unbound method's self could be any object", attr)
+                return
+        if attr.startswith("_"):
+            self.add(node, "private-attr", f"'.{attr}': private internals of an object the "
+                     "candidate did not define", attr)
+            return
+        if attr in self.unbound and not self._plain_value(receiver):
+            self.add(node, "attribute", f"'.{attr}' is a method of the candidate's class, "
+                     "read from something that may be the class: its self could be any "
+                     "object", attr)
+            return
+        if isinstance(receiver, ast.Call) and self._is_builtin(receiver.func, "type"):
+            self.add(node, "attribute", f"type(...).{attr}: a class's attributes (unbound "
+                     "methods among them); only __name__ and __qualname__", attr)
+            return
+        if attr in ("format", "format_map"):
+            self._format(node, receiver, attr)
+            return
+        if attr in _BANNED_METHODS and self._method(node, receiver, attr):
+            return
+        if attr not in _HOST_ATTRS:
+            self.add(node, "attribute", f"'.{attr}' is not an allowed attribute of an object "
+                     "the candidate did not define (docs/anti-hack.md)", attr)
+
+    def _class_safe(self, value: ast.AST | None, scope: _Scope) -> bool:
+        """A class member that is safe to read through the class: no plain method, and no
+        value that refers to one (`n = m`, `x: int = dataclasses.field(default=m)`)."""
+        if isinstance(value, _FUNCS):
+            return any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
+                       for d in value.decorator_list)
+        if isinstance(value, ast.ClassDef) or value is None:
+            return True
+        for n in ast.walk(value):
+            if isinstance(n, ast.Lambda):
+                return False
+            if isinstance(n, ast.Name) and n.id in scope.bound:
+                if not all(v is not value and self._class_safe(v, scope)
+                           for v in scope.values.get(n.id, [None])):
+                    return False
+        return True
+
+    def _plain_value(self, expr: ast.AST) -> bool:
+        """A constant, or a name bound in this function only to containers: not a class."""
+        if isinstance(expr, (ast.Constant, ast.JoinedStr)):
+            return True
+        if isinstance(expr, ast.Name):
+            s = self._lookup(expr.id)
+            return (s is not None and bool(s.containers.get(expr.id))
+                    and self._containers_builtin(s)) or expr.id in self.tables
+        return False
+
+    def _format(self, node: ast.AST, receiver: ast.AST, attr: str) -> None:
+        """str.format reads attributes named in its fields ("{0.gi_frame}"): only a constant
+        format string can be judged, each attribute like any other of a foreign object."""
+        if not (isinstance(receiver, ast.Constant) and isinstance(receiver.value, str)):
+            self.add(node, "attribute", f".{attr} on a format string L1 cannot read (its "
+                     "fields can name any attribute)", attr)
+            return
+        for name in _format_attrs(receiver.value):
+            if name in _INTROSPECTION or name.startswith(_INTROSPECTION_PREFIXES):
+                self.add(node, "introspection", f"format field '.{name}' reaches frames, "
+                         "code or a function's globals", name)
+            elif name.startswith("_"):
+                self.add(node, "private-attr", f"format field '.{name}': private or dunder "
+                         "attribute", name)
+            elif name not in _HOST_ATTRS:
+                self.add(node, "attribute", f"format field '.{name}' is not an allowed "
+                         "attribute", name)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         if isinstance(node.ctx, (ast.Store, ast.Del)):
@@ -742,49 +1123,73 @@ class _Scanner(ast.NodeVisitor):
             elif root is not None and self._outlives_call(root):
                 self.add(node, "module-cache", f"writes into '{root.id}', which outlives the "
                          "call (state kept across calls)", root.id)
+            elif self._foreign_attr_write(node.value):
+                self.add(node, "module-cache", "writes into an attribute of an object the "
+                         "candidate did not build in this call (it may outlive the call)", "")
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
         name = self._getattr_const(node)
         if name is not None:
-            if name.startswith("__") and name.endswith("__") and name not in _DUNDER_ATTRS:
-                self.add(node, "dunder", f"dunder attribute '{name}' via getattr", name)
+            self._attr_name(node, node.args[0], name, " via getattr")
             dotted = self._dotted(node)
             if dotted is not None:
                 if not self._chain_inner(node):
                     self._judge(node, dotted)
-            elif not self.scope.jit:
-                self._method(node, node.args[0], name)
+            else:
+                self._attribute(node, node.args[0], name)
         elif (isinstance(func, ast.Name) and func.id in ("setattr", "delattr")
               and self._lookup(func.id) is None and len(node.args) >= 2
               and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):
+            self._attr_name(node, node.args[0], node.args[1].value, f" via {func.id}")
             self._store(node, node.args[0], node.args[1].value)
         elif isinstance(func, ast.Attribute) and func.attr in _MUTATORS:
             root = self._root(func.value)
             if root is not None and self._dotted(root) is None and self._outlives_call(root):
                 self.add(node, "module-cache", f"'{root.id}.{func.attr}(...)' changes an object "
                          "that outlives the call (state kept across calls)", root.id)
+            elif self._dotted(func.value) is None and self._foreign_attr_write(func.value):
+                self.add(node, "module-cache", f".{func.attr}(...) changes an attribute of an "
+                         "object the candidate did not build in this call", func.attr)
         self.generic_visit(node)
 
-    def _method(self, node: ast.AST, receiver: ast.AST, attr: str) -> None:
-        """An attribute of an object of unknown type: a torch compute method?"""
-        if attr not in _BANNED_METHODS:
-            return
+    def _method(self, node: ast.AST, receiver: ast.AST, attr: str) -> bool:
+        """A torch compute method's name on an object of unknown type. True when judged here
+        (a finding, or an alignment test); False when the allow-list is still to judge it."""
         p = self.parents.get(node)
         called = isinstance(p, ast.Call) and p.func is node
-        if attr in _CALL_ONLY and (not called or (attr == "type" and isinstance(p, ast.Call)
-                                                  and not p.args and not p.keywords)):
-            return  # device.type, finfo(dt).max, x.type() (a string)
+        if attr in _CALL_ONLY and ((not called and self._value_read(node, receiver)) or (
+                attr == "type" and called and not p.args and not p.keywords)):
+            return False  # device.type, finfo(dt).max, x.type() (a string)
         if isinstance(receiver, ast.Name):
             s = self._lookup(receiver.id)
             if s is not None and s.containers.get(receiver.id) and self._containers_builtin(s):
-                return  # a list, dict or set bound in this scope: list.sort() is not a tensor's
+                return False  # a list, dict or set bound in this scope: not a tensor's sort()
         if attr == "data_ptr" and called and self._alignment_check(p):
-            return
+            return True
         self.add(node, "tensor-method", f".{attr}(): torch compute on a tensor (the work must "
                  "happen in Triton kernels)" if called else f".{attr}: torch tensor method "
                  "taken as a value", attr)
+        return True
+
+    def _value_read(self, node: ast.AST, receiver: ast.AST) -> bool:
+        """`.type`, `.max` or `.min` read as a value, never to be called: of a device or a
+        finfo/iinfo (a string or a number), or used where only its value counts (compared,
+        in arithmetic, a key, formatted). `f = x.max; f()` would be a reduction."""
+        metadata = ("torch.finfo", "torch.iinfo", "torch.device",
+                    "torch.cuda.get_device_properties")
+        e: ast.AST | None = receiver
+        if isinstance(e, ast.Name):
+            b = self._binding(e.id)
+            e = b if b is not None else e
+        if (isinstance(e, ast.Attribute) and e.attr == "device") or (
+                isinstance(e, ast.Call) and self._dotted(e.func) in metadata):
+            return True
+        p = self.parents.get(node)
+        return (isinstance(p, (ast.Compare, ast.BinOp, ast.UnaryOp, ast.FormattedValue))
+                or (isinstance(p, ast.IfExp) and p.test is node)
+                or (isinstance(p, ast.Subscript) and p.slice is node))
 
     def _containers_builtin(self, scope: _Scope) -> bool:
         """Container builtins (list, sorted, ...) are not shadowed where `scope` sees them."""
@@ -804,23 +1209,49 @@ class _Scanner(ast.NodeVisitor):
             self.add(node, "monkey-patch", f"assigns {dotted}.{attr}", f"{dotted}.{attr}")
             return
         root = self._root(obj)
-        if root is not None and self._outlives_call(root):
-            self.add(node, "module-cache", f"sets attribute '{attr}' on '{root.id}', which "
-                     "outlives the call (state kept across calls)", root.id)
         base = obj
         while isinstance(base, (ast.Attribute, ast.Subscript)):
             base = base.value
-        if isinstance(base, ast.Call):  # type(x).attr = ...: a class, shared by every call
+        if root is not None and self._outlives_call(root):
+            self.add(node, "module-cache", f"sets attribute '{attr}' on '{root.id}', which "
+                     "outlives the call (state kept across calls)", root.id)
+        elif isinstance(base, ast.Call):  # type(x).attr = ...: a class, shared by every call
             self.add(node, "monkey-patch", f"assigns '.{attr}' on the result of a call (a "
                      "class or shared object)", attr)
+        elif (self._own(obj) or ("",))[0] != "instance":
+            # Only an object the candidate built in this call takes new attributes: anything
+            # else (an input, a Triton dtype, module state reached through a parameter, an
+            # unpacked alias or a loop) may outlive the call.
+            self.add(node, "module-cache", f"sets attribute '{attr}' on an object the "
+                     "candidate did not build in this call (it may outlive the call)", attr)
+
+    def _foreign_attr_write(self, target: ast.AST) -> bool:
+        """Whether a write into `target` (x.a[k] = v, x.a.append(v)) goes through an attribute
+        of something other than an instance the candidate built in this call: a container
+        held by an input, a Triton object or module state (triton.Config.kwargs)."""
+        e = target
+        while isinstance(e, (ast.Attribute, ast.Subscript)):
+            if isinstance(e, ast.Attribute) and (self._own(e.value) or ("",))[0] != "instance":
+                return True
+            e = e.value
+        return False
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         torch_bases = []
         for base in node.bases:
-            dotted = self._dotted(base)
+            dotted = self._dotted(base.value if isinstance(base, ast.Subscript) else base)
             if dotted is not None and dotted.split(".")[0] == "torch":
                 self.add(base, "tensor-subclass", f"class '{node.name}' derives from {dotted}",
                          dotted)
+                torch_bases.append(base)
+            elif self._is_builtin(base, "type"):
+                self.add(base, "builtin", f"class '{node.name}' derives from type: its "
+                         "instances are classes built at run time", "type")
+            elif dotted is None and self._own_class(base) is None and not (
+                    isinstance(base, ast.Name) and self._lookup(base.id) is None):
+                # class S(type(x)): a base L1 cannot name may be torch.Tensor itself
+                self.add(base, "tensor-subclass", f"class '{node.name}' derives from a value "
+                         "L1 cannot name (it may be torch.Tensor)", node.name)
                 torch_bases.append(base)
         for k in node.keywords:
             self.add(k.value, "dunder", f"class '{node.name}' sets {k.arg or '**kwargs'}=",
@@ -828,7 +1259,46 @@ class _Scanner(ast.NodeVisitor):
         for stmt in node.body:
             if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
                 self._class_value(stmt.value)
+        self._import_time(node)
         self._visit_scope(node, skip=torch_bases)
+
+    def _import_time(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+                     | ast.ClassDef) -> None:
+        """A def, lambda or class statement that runs at import (at module level or in a class
+        body there): what it evaluates then lives as long as the module. A decorator other
+        than Triton's, dataclass and the builtin method kinds runs the candidate's code once
+        and may return a closure over state (a cache) that no name shows; a default argument
+        built by a call (`buf=torch.empty(n)`, `c=Cache()`) is one object shared by every
+        call."""
+        s = self.scope
+        while s.kind == "class" and s.parent is not None:
+            s = s.parent
+        if s.kind != "module":
+            return  # built anew on every call of the enclosing function
+        for d in getattr(node, "decorator_list", []):
+            f = d.func if isinstance(d, ast.Call) else d
+            dotted = self._dotted(f)
+            if (self._is_triton(d, self.scope) or dotted in _IMPORT_DECORATORS
+                    or dotted in _CACHE_DECORATORS):  # the last are findings of their own
+                continue
+            if self.scope.kind == "class" and (
+                    (isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod",
+                                                          "property")
+                     and self._lookup(d.id) is None)
+                    or (isinstance(d, ast.Attribute) and d.attr in ("setter", "getter",
+                                                                    "deleter")
+                        and isinstance(d.value, ast.Name) and d.value.id in self.scope.bound)):
+                continue
+            self.add(d, "module-cache", "a decorator other than Triton's, dataclass or the "
+                     "method kinds runs at import (a closure it returns keeps state across "
+                     "calls)", dotted or "")
+        if isinstance(node, ast.ClassDef):
+            return
+        a = node.args
+        for d in (*a.defaults, *a.kw_defaults):
+            if d is not None and not _is_container(d, self._builtins()) and not self._static(d):
+                self.add(d, "module-cache", "a default argument computed by a call is built "
+                         "once, at import, and shared by every call", "")
 
     def _visit_scope(self, node: ast.AST, skip: list[ast.expr] | None = None) -> None:
         """Visit a scope node: its outer parts here, its body in its own scope."""
@@ -856,6 +1326,7 @@ class _Scanner(ast.NodeVisitor):
             if d is not None and _is_container(d, self._builtins()):
                 self.add(d, "module-cache", f"mutable default argument of '{name}' keeps "
                          "state across calls", name)
+        self._import_time(node)
         self._visit_scope(node)
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -865,7 +1336,33 @@ class _Scanner(ast.NodeVisitor):
             if d is not None and _is_container(d, self._builtins()):
                 self.add(d, "module-cache", "mutable default argument of a lambda keeps "
                          "state across calls", "lambda")
+        self._import_time(node)
         self._visit_scope(node)
+
+    def visit_MatchClass(self, node: ast.MatchClass) -> None:
+        # `case object(gi_frame=f)` is getattr(subject, "gi_frame") with no attribute
+        # expression to judge, and positional patterns read __match_args__' names; a class
+        # pattern is refused whatever it names (value, sequence and mapping patterns are fine).
+        self.add(node, "match", "a class pattern in 'match' reads attributes by name, out of "
+                 "the scan's sight", "match")
+        self.generic_visit(node)
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        self._matmul(node, node.op)
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self._matmul(node, node.op)
+        self.generic_visit(node)
+
+    def _matmul(self, node: ast.AST, op: ast.operator) -> None:
+        """`@` in host code: no Python number has it, so an operand is a tensor (or an object
+        that forwards to one) and torch computes a matrix product. In a kernel it is tl.dot on
+        Triton values, which the Triton compiler (or, on the interpreter, Triton's own numpy
+        model) computes: allowed there."""
+        if isinstance(op, ast.MatMult) and not self.scope.jit:
+            self.add(node, "matmul", "the @ operator is torch's matrix product on tensors (use "
+                     "tl.dot in a kernel)", "@")
 
     def _builtins(self) -> set[str]:
         return {n for n in _CONTAINER_BUILTINS if self._lookup(n) is None}
@@ -995,6 +1492,21 @@ class _Scanner(ast.NodeVisitor):
         if not ok:
             self.add(node, "module-cache", f"module-level table '{node.id}' used other than "
                      "read-only (a cache across calls)", node.id)
+
+
+def _format_attrs(fmt: str) -> list[str]:
+    """Attribute names a str.format string reads: "{0.a.b[k]:{1.c}}" -> a, b, c."""
+    out: list[str] = []
+    try:
+        fields = list(string.Formatter().parse(fmt))
+    except ValueError:
+        return out  # .format would raise on it too
+    for _, name, spec, _ in fields:
+        if name:
+            out += [a for a in re.findall(r"\.([^.\[\]]*)", re.sub(r"\[[^\]]*\]", "", name))]
+        if spec:
+            out += _format_attrs(spec)
+    return out
 
 
 def _encoding_findings(source: str) -> list[Finding]:

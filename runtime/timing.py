@@ -36,10 +36,11 @@ from typing import Any
 import numpy as np
 import torch
 
-from runtime.inputs import BuiltArg, call, clone_args, restore_args
+from runtime.inputs import BuiltArg, call, clone_args, restore_args, strip_bits
 
-__all__ = ["GAP_CALLS", "METHODS", "Timing", "TimingError", "flush_buffer", "gap_judge",
-           "hold_for", "time_case", "speedup_ci", "wall_gap"]
+__all__ = ["GAP_CALLS", "METHODS", "Timing", "TimingError", "bound_judge", "flush_buffer",
+           "gap_judge", "hold_for", "perturb", "remote_wall_gap", "time_case",
+           "time_case_remote", "speedup_ci", "wall_gap"]
 
 METHODS = ("events", "cuda_graph")
 
@@ -339,3 +340,137 @@ def wall_gap(fn: Callable[..., Any], inputs: Sequence[BuiltArg],
         walls.append((time.perf_counter() - t0) * 1e3)
         evs.append(start.elapsed_time(end))
     return float(np.median(walls)), float(np.median(evs))
+
+
+# --- the trust boundary (docs/security.md): the baseline timed here, the candidate in its
+# runner, and the runner's times bounded by the judge's own clock --------------------------
+
+# Rounds go to the runner in blocks, alternating which side runs its block first (the drift
+# the interleaving cancels is slower than a block): one request per block, not per call.
+_BLOCK = 5
+# A reported candidate time is kept only if the judge's own clock, around calls whose outputs
+# it checks, allows it: the wall time per call may exceed the reported time by the stream hold
+# the rounds used (host work under the hold is not in the events, by design) plus this margin
+# (synchronisation, the round trip's jitter), or by at most _GAP_RATIO times (bound_judge).
+_BOUND_MARGIN_MS = 0.3
+
+
+def perturb(args: Sequence[BuiltArg], seed: int) -> None:
+    """Scales each element of the first floating-point tensor argument by its own factor in
+    [1, 1.01), drawn on its device from `seed`: the inputs of the event/wall cross-check's
+    calls, which the runner learns only when the judge's clock runs. Per-element factors keep
+    signs and domains, and no shortcut from an earlier answer exists (a matrix product of a
+    rescaled operand is a new product)."""
+    for a in args:
+        v = a.value
+        if isinstance(v, torch.Tensor) and v.is_floating_point() and v.numel():
+            t = strip_bits(v)[0]
+            g = torch.Generator(device=t.device)
+            g.manual_seed(seed)
+            f = torch.rand(t.shape, generator=g, device=t.device, dtype=torch.float32)
+            t.mul_((1 + f / 100).to(t.dtype))
+            return
+
+
+def time_case_remote(remote: Any, entry: str, base: Callable[..., Any],
+                     inputs: Sequence[BuiltArg], warmup: int, rounds: int,
+                     flush: torch.Tensor, method: str = "events") -> tuple[Timing, TimedCall]:
+    """time_case() across the trust boundary: the baseline is timed here, by the judge; the
+    candidate by its runner (`remote`, runtime.remote.Remote), in blocks of _BLOCK rounds
+    interleaved with the baseline's, each side synchronised before the other runs. Returns
+    the timing and the baseline's last timed call; the candidate's last call is the
+    runner's (remote.result({"op": "time_last"}, ...)). Raises TimingError when either side
+    cannot be timed by `method`, runtime.remote.RemoteError when the candidate raised."""
+    if method not in METHODS:
+        raise ValueError(f"unknown timing method {method!r}")
+    tb = _Timed(base, inputs, method)
+    h = remote.timing({"op": "time_prepare", "entry": entry, "method": method}, tuple(inputs))
+    if "timing_error" in h:
+        raise TimingError(str(h["timing_error"]))
+    warmup = max(warmup, 2)
+    warm: dict[str, list[tuple[torch.cuda.Event, torch.cuda.Event]]] = {"base": []}
+    launch: dict[str, list[float]] = {"base": []}
+    cand_warm: list[float] = []
+    cand_launch: list[float] = []
+    for _ in range(warmup):
+        _round([("base", tb)], flush, warm, launch_ms=launch)
+        torch.cuda.synchronize()
+        r = remote.timing({"op": "time_calls", "n": 1, "hold_ms": 0})
+        cand_warm += _floats_of(r.get("ms"), 1)
+        cand_launch += _floats_of(r.get("launch_ms"), 1)
+    est = max(float(np.median(_elapsed(warm["base"][1:]))), float(np.median(cand_warm[1:])))
+    n = calibrated_rounds(est, rounds)
+    rate = _sleep_rate()
+    hold = {"base": hold_for(max(launch["base"][1:]), _HOLD_MAX_BASE_MS) if rate else 0.0,
+            "cand": hold_for(max(cand_launch[1:]), _HOLD_MAX_MS) if rate else 0.0}
+    cycles = {"base": int(hold["base"] * rate) if rate else 0}
+    events: dict[str, list[tuple[torch.cuda.Event, torch.cuda.Event]]] = {"base": []}
+    cand_all: list[float] = []
+    done = 0
+    while done < n:
+        k = min(_BLOCK, n - done)
+        for side in (("base", "cand") if (done // _BLOCK) % 2 == 0 else ("cand", "base")):
+            if side == "base":
+                for _ in range(k):
+                    _round([("base", tb)], flush, events, cycles)
+                torch.cuda.synchronize()
+            else:
+                r = remote.timing({"op": "time_calls", "n": k, "hold_ms": hold["cand"]})
+                cand_all += _floats_of(r.get("ms"), k)
+        done += k
+    base_all = _elapsed(events["base"])
+    base_ms, base_iqr = _stats(base_all)
+    cand_ms, cand_iqr = _stats(cand_all)
+    speedup = base_ms / cand_ms if cand_ms > 0 else None
+    return (Timing(base_ms, cand_ms, base_iqr, cand_iqr, speedup, None, n, method,
+                   hold["cand"], hold["base"], warmup, tuple(base_all), tuple(cand_all)),
+            TimedCall(tb.out, tb.args))
+
+
+def _floats_of(v: Any, n: int) -> list[float]:
+    """n finite non-negative times from the runner, or TimingError (the check fails closed)."""
+    if not (isinstance(v, list) and len(v) == n and all(
+            isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+            and x >= 0 for x in v)):
+        raise TimingError(f"the runner sent no usable times ({str(v)[:80]})")
+    return [float(x) for x in v]
+
+
+def remote_wall_gap(remote: Any, inputs: Sequence[BuiltArg], flush: torch.Tensor,
+                    seeds: Sequence[int]) -> tuple[float, float]:
+    """The event/wall cross-check across the trust boundary. The runner makes len(seeds)
+    synchronised calls, each on fresh copies of the inputs perturbed by one seed (perturb),
+    timing each with events; the judge clocks the whole request itself and subtracts what it
+    measures of the same preparation here (copies, perturbation, flush, synchronisation) and
+    one round trip to the runner. Returns (the judge's wall ms per call, the runner's event
+    median). The caller checks one output of its choice afterwards (gap_output)."""
+    rtt = min(remote.ping_s() for _ in range(3))
+    t0 = time.perf_counter()
+    for s in seeds:
+        args = clone_args(inputs)
+        perturb(args, s)
+        flush.zero_()
+        torch.cuda.synchronize()
+    prep = time.perf_counter() - t0
+    del args
+    t0 = time.perf_counter()
+    r = remote.timing({"op": "gap", "seeds": [int(s) for s in seeds]})
+    wall = time.perf_counter() - t0
+    evs = _floats_of(r.get("ms"), len(seeds))
+    per_call = max(wall - prep - rtt, 0.0) / len(seeds) * 1e3
+    return per_call, float(np.median(evs))
+
+
+def bound_judge(cand_ms: float, wall_ms: float, hold_ms: float) -> str | None:
+    """A `hack` message when the runner's reported time per call (the rounds' median) is
+    below what the judge's own clock allows for checked calls of the same function: more than
+    the rounds' hold plus _BOUND_MARGIN_MS and _GAP_RATIO times below it. Else None."""
+    if not (math.isfinite(cand_ms) and math.isfinite(wall_ms) and math.isfinite(hold_ms)):
+        return "timing bound: no usable times (the check fails closed)"
+    slack = hold_ms + _BOUND_MARGIN_MS
+    if wall_ms - cand_ms > slack and wall_ms > _GAP_RATIO * cand_ms:
+        return (f"timing bound: the runner reported {cand_ms:.3f} ms per call, but checked "
+                f"calls took {wall_ms:.3f} ms each on the judge's clock (more than "
+                f"{slack:.3f} ms and {_GAP_RATIO:g}x apart): the reported time is not the "
+                "call's")
+    return None

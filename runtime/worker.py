@@ -25,7 +25,6 @@ import time
 import traceback
 from dataclasses import dataclass, fields, replace
 from types import ModuleType
-from collections.abc import Callable
 from typing import Any, BinaryIO, ClassVar
 
 import numpy
@@ -34,21 +33,22 @@ import triton
 
 from runtime.compare import Result, aliases, compare, find_mutation, identical, merge
 from runtime.ghost import POISONS
-from runtime.ghost import poisoned_empty
-from runtime.ghost import replay as ghost_replay
 from runtime.trace import judge as trace_judge
-from runtime.trace import NotRecorded, kernel_sum_us, sum_judge, traced
+from runtime.trace import Kernel, NotRecorded, kernel_sum_us, sum_judge
 from runtime.gpulock import GpuLock
 from runtime.gpulock import from_env as gpu_lock_from_env
 from runtime.guards import Finding, scan
-from runtime.integrity import Snapshot
 from runtime.kinds import (KINDS, Sample, format_mismatch, meta_compare, random_check,
                            view_mismatch)
 from runtime.inputs import ArgSpec, BuiltArg, build_args, call, clone_args, parse_arg, upcast_args
 from runtime.mutants import MUTANTS
+from runtime.remote import Remote, RemoteError, RunnerLost
+from runtime.wire import PEER_FD
+from runtime.wire import Channel as WireChannel
 from runtime.mutants import apply as apply_mutant
 from runtime.timing import METHODS as TIMING_METHODS
-from runtime.timing import GAP_CALLS, TimingError, flush_buffer, gap_judge, time_case, wall_gap
+from runtime.timing import (GAP_CALLS, TimingError, bound_judge, flush_buffer, gap_judge,
+                            perturb, remote_wall_gap, time_case_remote)
 
 Call = tuple[Any, tuple[BuiltArg, ...]]  # a call's output and the arguments it was called on
 
@@ -227,10 +227,27 @@ Message = Hello | Loaded | CaseReport | FatalReport | Done
 
 
 def _is_oom(e: BaseException) -> bool:
-    """Torch's out-of-memory error, a CUDA call's (see _OOM_ERRORS), or an L3 trace that the
-    profiler could not record (runtime.trace.NotRecorded: it lacked memory for its buffers)."""
+    """Torch's out-of-memory error, a CUDA call's (see _OOM_ERRORS), an L3 trace that the
+    profiler could not record (runtime.trace.NotRecorded: it lacked memory for its buffers),
+    or the runner's report of one of these."""
+    if isinstance(e, RemoteError):
+        return e.oom
     return isinstance(e, (*_OOM_ERRORS, NotRecorded)) or (
         isinstance(e, RuntimeError) and "CUDA error: out of memory" in str(e))
+
+
+def context_lost(e: BaseException, device: torch.device) -> bool:
+    """Whether this process's CUDA context is unusable after `e` (a sticky error)."""
+    if device.type != "cuda":
+        return False
+    if any(m in f"{type(e).__name__}: {e}" for m in _CUDA_LOST_MARKERS):
+        return True
+    try:
+        torch.cuda.synchronize()
+        torch.ones(1, device=device).add_(1).cpu()
+        return False
+    except BaseException:
+        return True
 
 
 class _OutOfMemory(Exception):
@@ -283,11 +300,15 @@ def _cap(text: str, limit: int = _MESSAGE_CAP_BYTES, tail: bool = False) -> str:
 
 
 def _describe(e: BaseException) -> str:
+    if isinstance(e, RemoteError):
+        return _cap(e.message)
     return _cap(f"{type(e).__name__}: {e}")
 
 
 def _trace(e: BaseException, frames: int | None = _TRACE_FRAMES) -> str:
     """The last `frames` frames (all with None) outside the harness, then the exception."""
+    if isinstance(e, RemoteError):
+        return _cap(e.trace or "", _TRACE_CAP_BYTES, tail=True)
     tb = traceback.extract_tb(e.__traceback__)
     own = [f for f in tb if not (f.filename.startswith(_RUNTIME_DIR + os.sep)
                                  or f.filename.startswith("<frozen importlib"))]
@@ -475,33 +496,6 @@ def _scan_candidate(job: Job) -> None:
         raise _hack(findings)
 
 
-def _load_candidate(job: Job) -> tuple[ModuleType, float]:
-    """Scan (L1), import the candidate and find every entry; raise Fatal otherwise.
-
-    Returns (module, import ms).
-    """
-    _scan_candidate(job)
-    t0 = time.perf_counter()
-    try:
-        module = load_module(job.candidate, "candidate")
-    except SyntaxError as e:
-        raise _syntax_error(e, job.candidate) from None
-    except BaseException as e:
-        raise Fatal(FatalReport("load", "import_error", _describe(e),
-                                _trace(e, frames=None))) from None
-    import_ms = (time.perf_counter() - t0) * 1e3
-    for entry in job.entries:
-        try:
-            fn = getattr(module, entry.name, None)
-        except BaseException:
-            fn = None
-        if not callable(fn):
-            what = "is not callable" if fn is not None else "is not defined"
-            raise Fatal(FatalReport("entry", "missing_entry",
-                                    f"entry '{entry.name}' {what} in the candidate"))
-    return module, import_ms
-
-
 class _Phases:
     """Wall time of a case by phase: mark(name) charges the time since the previous mark to
     `name` (a phase may be charged several times)."""
@@ -546,12 +540,12 @@ _compile_clock = _CompileClock()
 class Evaluator:
     """Runs the cases of one job against a loaded candidate and the task's reference."""
 
-    def __init__(self, job: Job, candidate: ModuleType, reference: ModuleType | None,
+    def __init__(self, job: Job, remote: Remote, reference: ModuleType | None,
                  reference_error: str | None, baseline: ModuleType | None = None,
                  baseline_note: str | None = None, lock: GpuLock | None = None) -> None:
         self.job = job
         self.lock = lock or GpuLock(None)
-        self.candidate = candidate
+        self.remote = remote  # the candidate, in the runner (runtime.remote)
         self.reference = reference
         self.reference_error = reference_error
         self.baseline = baseline  # the task's baseline.py (timing jobs only), or None
@@ -562,27 +556,33 @@ class Evaluator:
         self._trace_times: tuple[float, float] | None = None  # the last trace's (kernels, events)
         self._rerun_done: set[str] = set()  # entries with a determinism re-run already
         self._phases = _Phases(time.perf_counter())  # the current case's (run() resets it)
+        self.compile_ms = 0.0  # inside Triton's compile, in the runner, as it reports
 
     def _sync(self) -> None:
         if self.job.platform == "cuda":
             torch.cuda.synchronize()
 
     def _context_lost(self, e: BaseException) -> bool:
-        if self.job.platform != "cuda":
-            return False
-        if any(m in f"{type(e).__name__}: {e}" for m in _CUDA_LOST_MARKERS):
-            return True
-        try:
-            torch.cuda.synchronize()
-            torch.ones(1, device=self.device).add_(1).cpu()
-            return False
-        except BaseException:
-            return True
+        """The runner's context (it says so), or the judge's own (a sticky error here)."""
+        if isinstance(e, RemoteError):
+            return e.lost
+        return context_lost(e, torch.device(self.device))
+
+    def _cand(self, entry: EntrySpec, args: tuple[BuiltArg, ...], mode: str = "plain"
+              ) -> tuple[Any, tuple[BuiltArg, ...], dict[str, Any]]:
+        """The candidate's entry on copies of args, in the runner; compile time counted."""
+        out, new_args, head = self.remote.call(entry.name, args, mode)
+        ms = head.get("compile_ms")
+        if isinstance(ms, (int, float)) and 0 <= ms < 1e9:
+            self.compile_ms += ms
+        return out, new_args, head
 
     def _failed(self, case: CaseSpec, verdict: str, e: BaseException,
                 prefix: str = "") -> tuple[CaseReport, bool]:
         """The report of a case that raised; an out-of-memory error is raised on to run(),
-        which retries the case (_OOM_WAITS_S)."""
+        which retries the case (_OOM_WAITS_S); a lost runner ends the job (main)."""
+        if isinstance(e, RunnerLost):
+            raise e
         if _is_oom(e):
             raise _OutOfMemory(CaseReport(case.id, verdict, message=_cap(prefix + _describe(e)),
                                           trace=_trace(e)))
@@ -634,7 +634,7 @@ class Evaluator:
         t0 = time.perf_counter()
         self._trace_times = None  # a trace's times belong to its own case only
         self._phases = _Phases(t0)
-        compiled = _compile_clock.ms
+        compiled = self.compile_ms
         spans = len(self.lock.exclusive_spans)
         retries = 0
         try:
@@ -669,7 +669,7 @@ class Evaluator:
             report = replace(report, gpu_exclusive=self.lock.exclusive_spans[-1])
         return replace(report, ms=(time.perf_counter() - t0) * 1e3,
                        phase_ms=self._phases.rounded(), oom_retries=retries or None,
-                       compile_ms=round(_compile_clock.ms - compiled, 3)), lost
+                       compile_ms=round(self.compile_ms - compiled, 3)), lost
 
     def _give_back_memory(self, force: bool = False) -> None:
         """Return this worker's cached device memory to the GPU: always after running out of
@@ -690,7 +690,6 @@ class Evaluator:
         if not callable(ref_fn):
             return CaseReport(case.id, "ref_error", message=self.reference_error or
                               f"reference.py defines no callable '{entry.name}'"), False
-        cand_fn = getattr(self.candidate, entry.name)
         try:
             inputs = build_args(case.args, case.seed, self.device,
                                 draw_on_device=case.timed and self.job.platform == "cuda")
@@ -699,11 +698,9 @@ class Evaluator:
         self._sync()
         self._phases.mark("inputs")
         if self._timing_pass(case):
-            return self._timed_case(entry, case, cand_fn, ref_fn, inputs)
-        cand_in = clone_args(inputs)
+            return self._timed_case(entry, case, ref_fn, inputs)
         try:
-            cand_out = call(cand_fn, cand_in)
-            self._sync()
+            cand_out, cand_in, _ = self._cand(entry, inputs)
             if self.job.mutant:
                 cand_out = apply_mutant(self.job.mutant, cand_out, cand_in, entry.mutates,
                                         case.atol, case.rtol)
@@ -717,7 +714,7 @@ class Evaluator:
             return self._failed(case, "ref_error", e)
         self._phases.mark("reference")
         if not valued:
-            return self._unvalued(entry, case, cand_fn, inputs, cand_out, cand_in, base)
+            return self._unvalued(entry, case, inputs, cand_out, cand_in, base)
         report, lost = self._judge(entry, case, cand_out, cand_in, inputs, ref, base)
         if report.verdict != "pass":
             return report, lost
@@ -726,10 +723,10 @@ class Evaluator:
         # call's output remains (_timed_case).
         if (self.job.ghost and self.job.mode == "evaluate" and not self.job.mutant
                 and not self.job.rounds):
-            flagged = self._rerun(entry, case, cand_fn, inputs, ref, base)
+            flagged = self._rerun(entry, case, inputs, ref, base)
             if not flagged and entry.ghost:
-                flagged = (self._ghost(entry, case, cand_fn, inputs, ref, base)
-                           or self._device_trace(entry, case, cand_fn, inputs))
+                flagged = (self._ghost(entry, case, inputs, ref, base)
+                           or self._device_trace(entry, case, inputs))
             if flagged:
                 return flagged, False
             if self._trace_times:
@@ -796,19 +793,19 @@ class Evaluator:
             return replace(report, bad=res.bad, first_bad=res.first_bad), False
         return report, False
 
-    def _ghost(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any,
+    def _ghost(self, entry: EntrySpec, case: CaseSpec,
                inputs: tuple[BuiltArg, ...], ref: tuple[Any, tuple[BuiltArg, ...]],
                base: tuple[Any, tuple[BuiltArg, ...]]) -> CaseReport | None:
         """L2: the case again with Triton launches skipped, under each poison. A report when
         the outputs match the reference every time (or the replay fails: fail closed)."""
         launches = 0
         for which in range(len(POISONS)):
-            args = clone_args(inputs)
             try:
-                with ghost_replay(self.candidate, which) as n:
-                    out = call(cand_fn, args)
-                    self._sync()
-                launches = n[0]
+                out, args, head = self._cand(entry, inputs, f"ghost{which}")
+                n = head.get("launches")
+                launches = n if isinstance(n, int) else 0
+            except RunnerLost:
+                raise
             except BaseException as e:
                 if _is_oom(e):
                     raise  # the GPU's memory, not the candidate: run() runs the case again
@@ -823,7 +820,7 @@ class Evaluator:
             f"L2 ghost replay: the outputs are right with all {launches} Triton launches "
             "skipped and every allocation poisoned, so no Triton kernel computed them"))
 
-    def _rerun(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any,
+    def _rerun(self, entry: EntrySpec, case: CaseSpec,
                inputs: tuple[BuiltArg, ...], ref: tuple[Any, tuple[BuiltArg, ...]],
                base: tuple[Any, tuple[BuiltArg, ...]]) -> CaseReport | None:
         """The determinism re-run, on the first passing case of each entry and on the timed
@@ -834,11 +831,10 @@ class Evaluator:
         if not case.timed and entry.name in self._rerun_done:
             return None
         self._rerun_done.add(entry.name)
-        args = clone_args(inputs)
         try:
-            with poisoned_empty(self.candidate, 1):
-                out = call(cand_fn, args)
-                self._sync()
+            out, args, _ = self._cand(entry, inputs, "poison")
+        except RunnerLost:
+            raise
         except BaseException as e:
             if _is_oom(e):
                 # As in _ghost; the rerun of the case must re-run this too (else a candidate
@@ -856,7 +852,7 @@ class Evaluator:
                               "poisoned, the candidate's output is wrong (it reads memory it "
                               f"never wrote, or keeps state across calls): {res.message}"))
 
-    def _device_trace(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any,
+    def _device_trace(self, entry: EntrySpec, case: CaseSpec,
                       inputs: tuple[BuiltArg, ...]) -> CaseReport | None:
         """L3 on the GPU's checking pass: the timed cases (large, where foreign compute shows)
         and the first passing case of each entry, once more under the profiler."""
@@ -865,9 +861,11 @@ class Evaluator:
         if not case.timed and entry.name in self._traced:
             return None
         self._traced.add(entry.name)
-        args = clone_args(inputs)
         try:
-            out, kernels, names, event_us = traced(lambda: call(cand_fn, args))
+            out, args, head = self._cand(entry, inputs, "trace")
+            kernels, names, event_us = _trace_of(head)
+        except RunnerLost:
+            raise
         except BaseException as e:
             if _is_oom(e):  # as in _rerun; a trace the profiler could not record is one too
                 self._traced.discard(entry.name)
@@ -881,7 +879,7 @@ class Evaluator:
                    or sum_judge(*self._trace_times))
         return CaseReport(case.id, "hack", message=_cap(finding)) if finding else None
 
-    def _unvalued(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any,
+    def _unvalued(self, entry: EntrySpec, case: CaseSpec,
                   inputs: tuple[BuiltArg, ...], out: Any, args: tuple[BuiltArg, ...],
                   base: Call, where: str = "") -> tuple[CaseReport, bool]:
         """alloc and random kinds: the candidate call's metadata against the baseline's (no
@@ -907,12 +905,12 @@ class Evaluator:
                                   ), False
 
             def draw() -> Sample:
-                more = clone_args(inputs)
-                drawn = call(cand_fn, more)
-                self._sync()
+                drawn, more, _ = self._cand(entry, inputs)
                 return Sample(drawn, more)
             try:
                 res = random_check(check, Sample(out, args), draw)
+            except RunnerLost:
+                raise
             except BaseException as e:
                 return self._failed(case, "error", e, where + "statistical check: ")
             if res.verdict != "pass":
@@ -924,48 +922,56 @@ class Evaluator:
         return (self.job.platform == "cuda" and case.timed and bool(self.job.rounds)
                 and not self.job.mutant)
 
-    def _timed_case(self, entry: EntrySpec, case: CaseSpec, cand_fn: Any, ref_fn: Any,
+    def _timed_case(self, entry: EntrySpec, case: CaseSpec, ref_fn: Any,
                     inputs: tuple[BuiltArg, ...]) -> tuple[CaseReport, bool]:
-        """A timed case of a timing job (DESIGN §5). Its checking job checked these very
-        inputs (drawn on the device from the case's seed) with every check, so they are not
-        checked again before the rounds: one untimed call of the baseline and of the candidate
-        loads their kernels outside the exclusive section (and pins an error on the right
-        one), the rounds run, and then the candidate's last timed call gets the whole check
-        of the checking job's first call, against the baseline's last timed call where the
-        baseline is the reference. A kernel that is right once and wrong when called again
-        fails, and its time is never that of a wrong answer. The check before the rounds was
-        60% of the timing pass's worker time (bench/results/h200-2026-12-04c); without it,
-        and with the session's other changes, the pass took 1.6 s per candidate, not 3.3 s
-        (h200-2026-12-04d)."""
+        """A timed case of a timing job (DESIGN §5), across the trust boundary: the baseline
+        is timed here, the candidate in its runner (runtime.timing.time_case_remote). Its
+        checking job checked these very inputs (drawn on the device from the case's seed), so
+        they are not checked before the rounds: one untimed call of each side loads its
+        kernels outside the exclusive section (and pins an error on the right one), the
+        rounds run, the event/wall cross-check's calls run on perturbed inputs under the
+        judge's clock (remote_wall_gap), and then the candidate's last timed call gets the
+        whole check, against the baseline's last timed call where the baseline is the
+        reference, and so does one cross-check call the judge picks: a kernel that is right
+        once and wrong when called again fails, a time is never that of a wrong answer, and a
+        reported time the judge's clock does not allow is a `hack` (bound_judge)."""
         valued = self.job.kind not in ("alloc", "random")
         base_fn, label = self._baseline_fn(entry, ref_fn) if valued else (ref_fn, None)
-        for fn, verdict, prefix in ((base_fn, "ref_error", f"{label or 'reference'}: "),
-                                    (cand_fn, "error", "")):
-            try:
-                call(fn, clone_args(inputs))
-                self._sync()
-            except BaseException as e:
-                return self._failed(case, verdict, e, prefix)
+        try:
+            call(base_fn, clone_args(inputs))
+            self._sync()
+        except BaseException as e:
+            return self._failed(case, "ref_error", e, f"{label or 'reference'}: ")
+        try:
+            self.remote.warm(entry.name, inputs)
+        except RunnerLost:
+            raise
+        except BaseException as e:
+            return self._failed(case, "error", e)
         self._phases.mark("call")
         # The rounds and the event/wall cross-check have the GPU alone: other timing workers
         # on it wait at their next section.
-        timing, last, note = None, None, None
+        timing, base_last, note, gap = None, None, None, None
+        seeds = [case.seed ^ (0x9E3779B97F4A7C15 * (i + 1) & 0xFFFFFFFFFFFF)
+                 for i in range(GAP_CALLS)]
         self.lock.exclusive()
         self._phases.mark("wait")
         try:
             if self._flush is None:
                 self._flush = flush_buffer(self.device)
-            timing, cand, base_call = time_case(cand_fn, base_fn, inputs, self.job.warmup or 0,
-                                                self.job.rounds or 1, self._flush,
-                                                self.job.timing_method)
-            last = (cand.output, cand.args), (base_call.output, base_call.args)
+            timing, base_call = time_case_remote(self.remote, entry.name, base_fn, inputs,
+                                                 self.job.warmup or 0, self.job.rounds or 1,
+                                                 self._flush, self.job.timing_method)
+            base_last = (base_call.output, base_call.args)
             self._phases.mark("time")
-            wall_ms, event_ms = wall_gap(cand_fn, inputs, self._flush)
+            gap = remote_wall_gap(self.remote, inputs, self._flush, seeds)
             self._phases.mark("gap")
         except TimingError as e:
             # The method cannot time this call (a sync inside a CUDA graph capture): the case
             # is checked on a call of its own and keeps no time; the record says why.
             note = _cap(f"not timed ({self.job.timing_method}): {e}")
+        except RunnerLost:
+            raise
         except BaseException as e:
             return self._failed(case, "error", e, "during timing: ")
         self.lock.shared()
@@ -974,14 +980,16 @@ class Evaluator:
             timing = timing.with_interval()
             self._phases.mark("time")
         where = "last timed call: "
-        if last is None:
-            where, args = "", clone_args(inputs)
-            try:
-                last = (call(cand_fn, args), args), None
-                self._sync()
-            except BaseException as e:
-                return self._failed(case, "error", e)
-        (out, args), base_last = last
+        try:
+            if timing is not None:
+                out, args = self.remote.result({"op": "time_last"}, inputs)
+            else:
+                where = ""
+                out, args, _ = self._cand(entry, inputs)
+        except RunnerLost:
+            raise
+        except BaseException as e:
+            return self._failed(case, "error", e)
         try:
             ref, base = self._reference(entry, ref_fn, inputs,
                                         base_last if base_fn is ref_fn else None, valued)
@@ -989,7 +997,7 @@ class Evaluator:
             return self._failed(case, "ref_error", e)
         self._phases.mark("reference")
         if not valued:
-            report, lost = self._unvalued(entry, case, cand_fn, inputs, out, args, base, where)
+            report, lost = self._unvalued(entry, case, inputs, out, args, base, where)
         else:
             report, lost = self._judge(entry, case, out, args, inputs, ref, base, where)
             if report.verdict == "pass" and base_fn is not ref_fn and base_last:
@@ -1001,12 +1009,16 @@ class Evaluator:
                     report = CaseReport(case.id, "ref_error", message=_cap(
                         f"{BASELINE_FILE} disagrees with the reference: {bad.message}"))
             report = replace(report, baseline=label)
+        if report.verdict == "pass" and gap is not None:
+            report = self._check_gap_call(entry, case, ref_fn, inputs, seeds, valued) or report
         self._phases.mark("check")
-        if report.verdict != "pass" or timing is None:
+        if report.verdict != "pass" or timing is None or gap is None:
             return replace(report, timing=note), lost
-        gap = gap_judge(wall_ms, event_ms)
-        if gap:
-            return CaseReport(case.id, "hack", message=_cap(gap), wall_ms=wall_ms,
+        wall_ms, event_ms = gap
+        finding = (gap_judge(wall_ms, event_ms)
+                   or bound_judge(timing.cand_ms, wall_ms, timing.hold_ms))
+        if finding:
+            return CaseReport(case.id, "hack", message=_cap(finding), wall_ms=wall_ms,
                               wall_event_ms=event_ms), False
         return replace(report, time_base_ms=timing.base_ms, time_cand_ms=timing.cand_ms,
                        time_base_iqr_ms=timing.base_iqr_ms, time_cand_iqr_ms=timing.cand_iqr_ms,
@@ -1018,6 +1030,32 @@ class Evaluator:
                        cand_calls=1 + timing.warmup + timing.rounds + GAP_CALLS,
                        base_calls=1 + timing.warmup + timing.rounds,
                        wall_ms=wall_ms, wall_event_ms=event_ms), False
+
+    def _check_gap_call(self, entry: EntrySpec, case: CaseSpec, ref_fn: Any,
+                        inputs: tuple[BuiltArg, ...], seeds: list[int],
+                        valued: bool) -> CaseReport | None:
+        """The whole check of one of the cross-check's calls, picked now (after the runner
+        made them all): the judge's clock counted calls whose answers it can check, not
+        calls the runner skipped or answered ahead. A report when it fails, else None."""
+        i = int.from_bytes(os.urandom(2), "little") % len(seeds)
+        mine = clone_args(inputs)
+        perturb(mine, seeds[i])
+        where = f"event/wall cross-check call {i}: "
+        try:
+            out, args = self.remote.result({"op": "gap_output", "i": i}, mine)
+        except RunnerLost:
+            raise
+        except BaseException as e:
+            return self._failed(case, "error", e, where)[0]
+        try:
+            ref, base = self._reference(entry, ref_fn, mine, None, valued)
+        except BaseException as e:
+            return self._failed(case, "ref_error", e, where)[0]
+        if not valued:
+            report, _ = self._unvalued(entry, case, mine, out, args, base, where)
+        else:
+            report, _ = self._judge(entry, case, out, args, mine, ref, base, where)
+        return report if report.verdict != "pass" else None
 
 
 def _did_nothing(out: Any, args: tuple[BuiltArg, ...], pristine: tuple[BuiltArg, ...],
@@ -1104,20 +1142,47 @@ def _preload() -> None:
         pass
 
 
-def _setup_platform(job: Job) -> None:
-    """Before the candidate: the platform's switches, and CUDA started on the slot's device."""
+def _autotune_first_config() -> None:
+    """On the interpreter, @triton.autotune with several configs benchmarks them through a GPU
+    driver that is not there ("0 active drivers"), so an honest autotuned kernel raised. Every
+    config scores the same instead, and the autotuner keeps the first (pruned) one: the kernel
+    runs with it, and the interpreter's prompt says that each config must be correct."""
+    from triton.runtime.autotuner import Autotuner
+
+    def _bench(self: Autotuner, *args: Any, config: Any, **meta: Any) -> list[float]:
+        return [0.0, 0.0, 0.0]
+    Autotuner._bench = _bench  # type: ignore[method-assign]
+
+
+def setup_platform(platform: str, traces: bool = False) -> None:
+    """The platform's switches and CUDA started on the slot's device, in the judge before the
+    reference and in the runner before the candidate. `traces`: the runner of a job that runs
+    L3 imports what the profiler needs first."""
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
-    if job.platform == "interpreter":
+    if platform == "interpreter":
         os.environ.setdefault("TRITON_INTERPRET", "1")
+        _autotune_first_config()
         return
     torch.cuda.set_device(0)
     # The profiler (L3, runtime.trace) imports torch._dynamo on first use, and that import
     # rebinds torch.manual_seed and others to wrapped versions: done before the snapshot,
     # so that the integrity check does not blame the candidate for it. Only where L3 runs
     # (the checking pass): the import costs a second or more of every timing job.
-    if _traces(job):
+    if traces:
         importlib.import_module("torch._dynamo")
+
+
+def _trace_of(head: dict[str, Any]) -> tuple[list[Kernel], set[str], float]:
+    """L3's trace as the runner reports it (evidence from the candidate's own process: a
+    malformed one fails closed)."""
+    ks, names, ev = head.get("kernels"), head.get("triton_names"), head.get("event_us")
+    if not (isinstance(ks, list) and isinstance(names, list) and isinstance(ev, (int, float))
+            and all(isinstance(k, list) and len(k) == 2 and isinstance(k[0], str)
+                    and isinstance(k[1], (int, float)) for k in ks)
+            and all(isinstance(n, str) for n in names)):
+        raise ValueError("the runner sent a malformed trace")
+    return [Kernel(k[0], float(k[1])) for k in ks], set(names), float(ev)
 
 
 BASELINE_FILE = "baseline.py"
@@ -1143,8 +1208,22 @@ def _traces(job: Job) -> bool:
             and not job.mutant)
 
 
+EXIT_RUNNER_LOST = 6  # src/sched.h SCHED_EXIT_RUNNER_LOST: kgb tells how the runner ended
+
+
+def _fatal_of(h: dict[str, Any]) -> FatalReport:
+    """The runner's fatal record, as the judge passes it on (only failing verdicts reach
+    here: Remote.load)."""
+    verdict = str(h["verdict"])
+    return FatalReport("entry" if verdict == "missing_entry" else "load", verdict,
+                       _cap(str(h.get("message", ""))),
+                       _cap(str(h["trace"]), _TRACE_CAP_BYTES, tail=True)
+                       if h.get("trace") else None)
+
+
 def main() -> int:
-    """Run one job; the exit status is 0 after done, 3 for a bad job, 1 after another fatal."""
+    """Judge one job; the exit status is 0 after done, 3 for a bad job, 1 after another fatal,
+    EXIT_RUNNER_LOST when the runner died or broke the channel (nothing more is sent)."""
     t0 = time.perf_counter()
     chan = Channel(_take_stdout())
     _preload()
@@ -1159,38 +1238,55 @@ def main() -> int:
         lock = gpu_lock_from_env(torch.cuda.synchronize if job.platform == "cuda" else None)
         # Setup and loading touch the GPU (the context, what imports allocate): shared.
         lock.shared()
-        _setup_platform(job)
+        setup_platform(job.platform)
     except Exception as e:
         # Nothing of the candidate has run: this is the machine's failure, not the candidate's
         # (kgb stores nothing for it and the run ends with the environment's exit status).
         chan.send(FatalReport("setup", "env_error", _cap(
             f"the worker could not start platform '{job.platform}': {_describe(e)}")))
         return EXIT_ENV
-    # The task's own speedup baseline, where it has one and this job times: loaded before the
-    # snapshot, so that what it imports (vLLM, a cuBLAS binding) cannot look like the
-    # candidate's doing.
-    baseline, baseline_note = _load_baseline(job)
-    _compile_clock.install()
-    trusted = Snapshot()
     try:
-        candidate, import_ms = _load_candidate(job)
+        _scan_candidate(job)  # L1, here: the candidate's text is read, never run
     except Fatal as f:
         chan.send(f.report)
         return EXIT_FATAL
-    patched = trusted.replaced()
-    if patched:
-        chan.send(FatalReport("load", "hack", f"integrity: importing the candidate replaced "
-                              f"{patched}"))
-        return EXIT_FATAL
+    device = torch.device("cuda:0" if job.platform == "cuda" else "cpu")
+    fatal = None
+    try:
+        remote = Remote(WireChannel.from_fd(PEER_FD, device))
+        # A validity job judges the task's reference alone: the candidate is never loaded.
+        if job.mode != "validity":
+            remote.hello()
+            fatal = remote.load(job.candidate, job.platform, [e.name for e in job.entries],
+                                _traces(job))
+    except (OSError, RunnerLost) as e:
+        print(f"kgb judge: the runner is lost while loading: {e}", file=sys.stderr)
+        return EXIT_RUNNER_LOST
+    if fatal is not None:
+        chan.send(_fatal_of(fatal))
+        return EXIT_ENV if fatal["verdict"] == "env_error" else EXIT_FATAL
+    # The task's own speedup baseline, where it has one and this job times.
+    baseline, baseline_note = _load_baseline(job)
     reference, reference_error = None, None
     try:
         reference = load_module(os.path.join(job.task_dir, "reference.py"), "reference")
     except BaseException as e:
         reference_error = _cap(f"reference.py: {_describe(e)}")
     lock.release()
-    chan.send(Loaded(import_ms))
-    evaluator = Evaluator(job, candidate, reference, reference_error, baseline, baseline_note,
+    chan.send(Loaded(remote.import_ms))
+    evaluator = Evaluator(job, remote, reference, reference_error, baseline, baseline_note,
                           lock)
+    try:
+        _run_cases(job, evaluator, remote, chan)
+    except RunnerLost as e:
+        print(f"kgb judge: the runner is lost: {e}", file=sys.stderr)
+        return EXIT_RUNNER_LOST
+    remote.bye()
+    chan.send(Done(len(job.cases), (time.perf_counter() - t0) * 1e3))
+    return 0
+
+
+def _run_cases(job: Job, evaluator: Evaluator, remote: Remote, chan: Channel) -> None:
     lost_after: int | None = None
     failed_at: int | None = None
     failed_in: dict[str, int] = {}  # stop_on_fail "entry": entry -> its first failing case
@@ -1208,12 +1304,16 @@ def main() -> int:
             continue
         try:
             report, lost = evaluator.run(case)
+        except RunnerLost:
+            raise
         except BaseException as e:  # a harness bug; the run goes on
             report, lost = CaseReport(case.id, "error", message=_cap("worker: " + _describe(e)),
                                       trace=_trace(e)), False
-        patched = trusted.replaced()
+        patched = remote.replaced() if job.mode != "validity" else None
         if patched:
-            # Nothing checked after this point could be trusted: the rest are not run.
+            # The runner says the candidate replaced the harness's functions there: nothing
+            # it reports after this is evidence (the judge's own checks stand); the rest of
+            # the cases are not run.
             report = CaseReport(case.id, "hack", message=f"integrity: running the candidate "
                                 f"replaced {patched}")
             failed_at = case.id
@@ -1224,8 +1324,6 @@ def main() -> int:
             failed_in.setdefault(case.entry, case.id)
         elif job.stop_on_fail and report.verdict not in ("pass", "skipped"):
             failed_at = case.id
-    chan.send(Done(len(job.cases), (time.perf_counter() - t0) * 1e3))
-    return 0
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@
 #include "cases.h"
 #include "catalog.h"
 #include "ceilings.h"
+#include "escape.h"
 #include "kgb.h"
 #include "platform.h"
 #include "profile.h"
@@ -71,6 +72,7 @@ struct eval_opts {
 	double timeout_s;
 	unsigned long long seed;
 	unsigned long long memory_mib; /* 0: the default (sched_default_limits) */
+	unsigned long long cache_mib;  /* 0: the default (sched_default_limits) */
 	enum sandbox_mode sandbox;
 	int standby; /* -1: the default of each phase */
 	const char *timing; /* "events" (NULL) or "cuda_graph" (runtime/timing.py) */
@@ -88,9 +90,12 @@ struct candidate {
 	const struct task *task;
 	char *path;   /* absolute */
 	char *sample;
+	char *sample_shown; /* sample through escape_text(): it is a file name */
 	char hash[HASH_HEX_LEN + 1];
 	char key[HASH_HEX_LEN + 1];
 	struct case_list cases;
+	size_t cases_skipped;	 /* dropped from `cases`: the platform cannot judge them */
+	struct strbuf skip_note; /* why, for the detail; empty when none */
 	char *job_line;
 	bool duplicate; /* same key as an earlier candidate of this run */
 	double check_cost; /* check_cost() of its cases: the order of the checking jobs */
@@ -172,7 +177,10 @@ static void usage(void)
 	       "                    and plain limits only)\n"
 	       "  --memory-limit MIB  memory per worker (default: the RAM divided by the slots, at\n"
 	       "                    least 4096): address space, or on cuda private writable\n"
-	       "                    memory (RLIMIT_DATA; CUDA reserves terabytes of addresses)\n"
+	       "                    memory (RLIMIT_DATA; CUDA reserves terabytes of addresses),\n"
+	       "                    and a memory cgroup's limit where one can be made\n"
+	       "  --cache-limit MIB  disk space of a candidate's Triton cache (default 512); over\n"
+	       "                    it the candidate gets `crash` and the cache is removed\n"
 	       "  --force           re-evaluate even when a stored result exists\n"
 	       "  --exit-status     exit 1 when any candidate does not pass\n"
 	       "  --json            JSON lines: kgb.eval.v1 per candidate, then kgb.summary.v1\n"
@@ -201,6 +209,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		OPT_HELDOUT,
 		OPT_SANDBOX,
 		OPT_MEMORY_LIMIT,
+		OPT_CACHE_LIMIT,
 		OPT_STANDBY,
 		OPT_TIMING,
 		OPT_CACHE_ROOT,
@@ -224,6 +233,7 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 		{"heldout", no_argument, NULL, OPT_HELDOUT},
 		{"sandbox", required_argument, NULL, OPT_SANDBOX},
 		{"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
+		{"cache-limit", required_argument, NULL, OPT_CACHE_LIMIT},
 		{"standby", required_argument, NULL, OPT_STANDBY},
 		{"timing", required_argument, NULL, OPT_TIMING},
 		{"cache-root", required_argument, NULL, OPT_CACHE_ROOT},
@@ -299,6 +309,12 @@ static int parse_args(int argc, char **argv, struct eval_opts *o)
 			if (parse_ull(optarg, &o->memory_mib) < 0 || !o->memory_mib ||
 			    o->memory_mib > (1ULL << 30))
 				return kgb_usage_error("eval", "--memory-limit: expected MiB > 0, got "
+						       "'%s'", optarg);
+			break;
+		case OPT_CACHE_LIMIT:
+			if (parse_ull(optarg, &o->cache_mib) < 0 || !o->cache_mib ||
+			    o->cache_mib > (1ULL << 30))
+				return kgb_usage_error("eval", "--cache-limit: expected MiB > 0, got "
 						       "'%s'", optarg);
 			break;
 		case OPT_TIMING_JOBS:
@@ -424,6 +440,8 @@ static void add_candidate(struct candidate **v, size_t *n, size_t *alloc, const 
 	c->task = t;
 	c->path = abs ? abs : xstrdup(path);
 	c->sample = xstrdup(sample);
+	strbuf_init(&c->skip_note, 0);
+	c->sample_shown = escape_text_dup(sample);
 }
 
 /* Collects the candidates of the selected tasks; *ret_skipped counts tasks with none. */
@@ -661,7 +679,8 @@ static void make_shards(struct candidate *c, size_t k, const char *platform)
 /* The sched_job of shard s of c. */
 static struct sched_job shard_job(struct candidate *c, size_t s)
 {
-	struct sched_job j = {.task = c->task, .cache_key = c->key, .data = &c->refs[s]};
+	struct sched_job j = {.task = c->task, .cache_key = c->key, .candidate = c->path,
+			      .data = &c->refs[s]};
 
 	j.nr_cases = c->nshards == 1 ? c->cases.nr : c->shard_cases[s].nr;
 	j.job_line = c->nshards == 1 ? c->job_line : c->shard_lines[s];
@@ -865,7 +884,7 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 		if (ctx->verbose > 0 || (ctx->verbose == 0 && isatty(STDERR_FILENO)))
 			fprintf(stderr, "[%zu/%zu +%.0fs] %s/%s %s: checked, %zu cases to time\n",
 				++ctx->done, ctx->total, monotonic_s() - ctx->start_s, c->task->source,
-				c->task->op, c->sample, c->timed.nr);
+				c->task->op, c->sample_shown, c->timed.nr);
 		report_progress_draw(ctx->done, ctx->total, monotonic_s() - ctx->start_s,
 				     ctx->verbose);
 		return 0;
@@ -875,8 +894,11 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 	ctx->done++;
 	if (!strcmp(res->verdict, "env_error")) {
 		/* The machine failed, not the candidate: nothing is stored, so a later run retries. */
+		char *d = escape_text_dup(res->detail.buf);
+
 		fprintf(stderr, "kgb eval: %s/%s %s: not evaluated: %s (nothing stored)\n",
-			c->task->source, c->task->op, c->sample, res->detail.buf);
+			c->task->source, c->task->op, c->sample_shown, d);
+		free(d);
 		ctx->env_failures++;
 		return 0;
 	}
@@ -918,8 +940,11 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 			    "ceilings (speed-of-light): not counted in the speedup",
 			    res->detail.len ? "; " : "", over_sol, over_sol == 1 ? "" : "s",
 			    CEILINGS_SOL_LIMIT);
+	if (c->skip_note.len)
+		strbuf_addf(&res->detail, "%s%s", res->detail.len ? "; " : "", c->skip_note.buf);
 	e.detail = res->detail.buf;
 	e.cases_total = (long long)c->cases.nr;
+	e.cases_skipped = (long long)c->cases_skipped;
 	e.cases_passed = (long long)passed;
 	e.timed_cases = (long long)timed;
 	/* A candidate that never loaded failed no particular case. */
@@ -937,16 +962,102 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 	if (ctx->verbose > 0 || (ctx->verbose == 0 && isatty(STDERR_FILENO)))
 		fprintf(stderr, "[%s%zu/%zu +%.0fs] %s/%s %s: %s (%zu/%zu cases, %.1f s)\n",
 			ctx->phase == PHASE_TIME ? "timed " : "", ctx->done, ctx->total,
-			monotonic_s() - ctx->start_s, c->task->source, c->task->op, c->sample, res->verdict, passed, c->cases.nr,
-			res->wall_ms / 1e3);
+			monotonic_s() - ctx->start_s, c->task->source, c->task->op, c->sample_shown,
+			res->verdict, passed, c->cases.nr, res->wall_ms / 1e3);
 	report_progress_draw(ctx->done, ctx->total, monotonic_s() - ctx->start_s, ctx->verbose);
-	if (ctx->verbose > 1 && res->stderr_tail.len)
-		fprintf(stderr, "--- worker stderr (tail) ---\n%s\n---\n", res->stderr_tail.buf);
+	if (ctx->verbose > 1 && res->stderr_tail.len) {
+		/* Line by line, each escaped: the worker wrote it (escape.h). */
+		struct strbuf tail = STRBUF_INIT, line = STRBUF_INIT;
+
+		for (const char *l = res->stderr_tail.buf; *l;) {
+			size_t n = strcspn(l, "\n");
+
+			strbuf_reset(&line);
+			strbuf_add(&line, l, n);
+			escape_text(&tail, line.buf);
+			strbuf_addch(&tail, '\n');
+			l += n + (l[n] == '\n');
+		}
+		strbuf_release(&line);
+		fprintf(stderr, "--- worker stderr (tail) ---\n%s---\n", tail.buf);
+		strbuf_release(&tail);
+	}
 	free(e.first_failure);
 	free(speedups);
 	json_decref(rows);
 	strbuf_release(&err);
 	return r;
+}
+
+/* Whether some path of the list is dir or lies below it. */
+static bool holds_any(const char *dir, char *const *list)
+{
+	size_t n = strlen(dir);
+
+	for (; list && *list; list++) {
+		char *rp = realpath(*list, NULL);
+		bool in = rp && !strncmp(rp, dir, n) && (rp[n] == '/' || !rp[n] || n == 1);
+
+		free(rp);
+		if (in)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A store (results, --history) hidden from workers: its directory when that holds nothing a
+ * worker needs (the project root, the catalog, Python), else the database and its journal
+ * files one by one (a store in the project root).
+ */
+static void hide_store(struct kgb_sandbox_view *v, const char *path)
+{
+	char *abs = path ? realpath(path, NULL) : NULL, *slash;
+	static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
+
+	if (!abs)
+		return;
+	slash = strrchr(abs, '/');
+	if (slash && slash != abs) {
+		*slash = '\0';
+		if (!holds_any(abs, v->visible)) {
+			kgb_sandbox_view_add(&v->hidden, abs);
+			free(abs);
+			return;
+		}
+		*slash = '/';
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%s%s", abs, suffixes[i]);
+		kgb_sandbox_view_add(&v->hidden, sb.buf);
+		strbuf_release(&sb);
+	}
+	free(abs);
+}
+
+/*
+ * What eval's workers see (docs/security.md, hidden_paths): kgb_sandbox_view_init()'s view,
+ * the --solutions directory hidden (each worker sees its own candidate and its own task's
+ * directory, where today's worker reads the reference and the baseline: sched_job), and the
+ * stores hidden. The catalog is not hidden unless it lies below a hidden path or
+ * KGB_SANDBOX_HIDE names it.
+ */
+static void sandbox_view(struct kgb_sandbox_view *v, const struct eval_opts *o,
+			 const struct kgb_ctx *kctx, const char *python, const char *platform)
+{
+	kgb_sandbox_view_init(v, kctx->root, python, platform, "eval");
+	if (o->solutions) {
+		char *abs = realpath(o->solutions, NULL);
+
+		if (abs)
+			kgb_sandbox_view_add(&v->hidden, abs);
+		free(abs);
+	}
+	hide_store(v, o->store_path);
+	hide_store(v, o->history);
+	kgb_sandbox_view_hide_from_runner(v, kctx->tasks_dir);
 }
 
 static int link_candidate(struct store *store, long long run_id, struct candidate *c,
@@ -1014,6 +1125,8 @@ static char **shard_eval_args(const struct eval_opts *o)
 	slurm_run_strv_pushf(&v, &n, "--sandbox=%s", sandbox_mode_to_string(o->sandbox));
 	if (o->memory_mib)
 		slurm_run_strv_pushf(&v, &n, "--memory-limit=%llu", o->memory_mib);
+	if (o->cache_mib)
+		slurm_run_strv_pushf(&v, &n, "--cache-limit=%llu", o->cache_mib);
 	return v;
 }
 
@@ -1073,6 +1186,7 @@ static int plan_platform(void *data, const struct catalog *cat, const struct pro
 		counts[ntasks - 1]++;
 		free(cands[i].path);
 		free(cands[i].sample);
+		free(cands[i].sample_shown);
 	}
 	free(cands);
 	if (!ntasks)
@@ -1110,7 +1224,7 @@ static int slurm_report(void *data, const struct catalog *cat, struct store *sto
 
 /*
  * The GPU lock file of the timing workers, <scratch>/gpu.lock, open read-write at a descriptor
- * above SANDBOX_PASS_FD (the sandbox passes it on as that fd). *ret_fd is the caller's to close.
+ * above SANDBOX_PEER_FD (the sandbox passes it on as SANDBOX_PASS_FD). *ret_fd is the caller's to close.
  */
 static int open_gpu_lock(const char *scratch, int *ret_fd, struct strbuf *err)
 {
@@ -1121,7 +1235,7 @@ static int open_gpu_lock(const char *scratch, int *ret_fd, struct strbuf *err)
 		r = -errno;
 		strbuf_addf(err, "cannot create the GPU lock '%s': %s", path, strerror(errno));
 	} else {
-		*ret_fd = fcntl(fd, F_DUPFD_CLOEXEC, SANDBOX_PASS_FD + 1);
+		*ret_fd = fcntl(fd, F_DUPFD_CLOEXEC, SANDBOX_PEER_FD + 1);
 		if (*ret_fd < 0) {
 			r = -errno;
 			*ret_fd = 0;
@@ -1198,7 +1312,9 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	struct profile_set profiles = {0};
 	/* -P: the worker's working directory is not put on sys.path. */
 	char *wargv[] = {NULL, "-P", "-m", "runtime.worker", NULL};
+	char *rargv[] = {NULL, "-P", "-m", "runtime.runner", NULL};
 	struct sched_opts so = {0};
+	struct kgb_sandbox_view view = {0};
 	struct sandbox *box = NULL;
 	json_t *sandbox_json = NULL;
 	char *heldout_harness = NULL;
@@ -1237,6 +1353,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		goto out;
 	python = o.python ? xstrdup(o.python) : platform_python(kctx->root);
 	wargv[0] = python;
+	rargv[0] = python;
 	harness = harness_version(kctx->root, &err, o.timing);
 	if (!harness) {
 		fprintf(stderr, "kgb eval: %s\n", err.buf);
@@ -1377,6 +1494,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	so.standby = o.standby < 0 ? 0 : (unsigned)o.standby;
 	so.timeout_s = o.timeout_s;
 	so.argv = wargv;
+	so.runner_argv = rargv;
 	so.env = env;
 	so.scratch_root = scratch.buf;
 	so.cache_root = o.cache_root;
@@ -1385,6 +1503,10 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	sched_default_limits(&so.limits, platform, o.timeout_s, slots);
 	if (o.memory_mib)
 		so.limits.memory_bytes = o.memory_mib << 20;
+	if (o.cache_mib)
+		so.limits.cache_bytes = o.cache_mib << 20;
+	sandbox_view(&view, &o, kctx, python, platform);
+	kgb_sandbox_view_apply(&view, &so);
 	/* What the workers' sandbox applies goes with the run's record and its summary. */
 	sandbox_json = kgb_sandbox_probe(&so, o.sandbox, strcmp(platform, "cuda") ? NULL : python,
 				     "eval");
@@ -1441,8 +1563,11 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 		r = hash_update_file(&h, c->path, "candidate");
 		hash_hex(&h, c->hash);
 		if (r < 0) {
-			fprintf(stderr, "kgb eval: cannot read candidate '%s': %s, skipping\n", c->path,
+			char *shown = escape_text_dup(c->path); /* a file name (escape.h) */
+
+			fprintf(stderr, "kgb eval: cannot read candidate '%s': %s, skipping\n", shown,
 				strerror(-r));
+			free(shown);
 			continue;
 		}
 		/* Held-out runs are other evaluations of the same candidate. */
@@ -1452,6 +1577,10 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			r = store_eval_get(store, c->key, &prev, &err);
 			if (r == 0) {
 				r = link_candidate(store, run_id, c, true, &err);
+				if (kctx->verbose > 0)
+					fprintf(stderr, "[stored] %s/%s %s: %s (%lld/%lld cases)\n",
+						c->task->source, c->task->op, c->sample_shown, prev.verdict,
+						prev.cases_passed, prev.cases_total);
 				store_eval_release(&prev);
 				if (r < 0) {
 					fprintf(stderr, "kgb eval: %s\n", err.buf);
@@ -1484,6 +1613,12 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			fprintf(stderr, "kgb eval: %s/task.json: %s\n", c->task->dir, err.buf);
 			ret = KGB_EXIT_DATA;
 			goto out;
+		}
+		c->cases_skipped = profile_drop_unsupported(o.profile, &c->cases, &c->skip_note);
+		if (!c->cases.nr) {
+			fprintf(stderr, "kgb eval: %s/%s %s: not evaluated: %s\n", c->task->source,
+				c->task->op, c->sample_shown, c->skip_note.buf);
+			continue;
 		}
 		for (size_t k = 0; k < c->cases.nr; k++) { /* the platform's tolerance multipliers */
 			double m = profile_tol_mult(o.profile, c->cases.v[k].out_dtype);
@@ -1553,6 +1688,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 				jobs[nr_timed].nr_cases = c->timed.nr;
 				jobs[nr_timed].job_line = c->time_job_line;
 				jobs[nr_timed].cache_key = c->key;
+				jobs[nr_timed].candidate = c->path;
 				jobs[nr_timed].data = c;
 				nr_timed++;
 			}
@@ -1578,6 +1714,10 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 			/* The next timing worker imports while this one times (bench/throughput.sh). */
 			so.standby = o.standby < 0 ? 1 : (unsigned)o.standby;
 			sched_default_limits(&so.limits, platform, o.timeout_s, so.slots);
+			if (o.memory_mib)
+				so.limits.memory_bytes = o.memory_mib << 20;
+			if (o.cache_mib)
+				so.limits.cache_bytes = o.cache_mib << 20;
 			/* The timing workers have the cores to themselves (input generation, checks). */
 			time_env = platform_worker_env(kctx->root, platform, so.slots, pycache);
 			so.env = time_env;
@@ -1618,10 +1758,12 @@ out:
 	if (scratch.len)
 		rm_rf(scratch.buf);
 	sandbox_free(box);
+	kgb_sandbox_view_release(&view);
 	json_decref(sandbox_json);
 	for (size_t i = 0; i < nr_cands; i++) {
 		free(cands[i].path);
 		free(cands[i].sample);
+		free(cands[i].sample_shown);
 		free(cands[i].job_line);
 		free(cands[i].time_job_line);
 		free(cands[i].timed.v); /* shallow copies */
@@ -1642,6 +1784,7 @@ out:
 		json_decref(cands[i].checked.cases);
 		json_decref(cands[i].checked.hello);
 		case_list_release(&cands[i].cases);
+		strbuf_release(&cands[i].skip_note);
 	}
 	free(cands);
 	free(jobs);

@@ -108,7 +108,11 @@ static void emit(struct strbuf *sb, bool csv, json_t *o, const char *const *cols
 		 const char *const *cols2, size_t n2)
 {
 	if (!csv) {
-		char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+		char *s;
+
+		/* Samples, paths and details are a candidate's: no raw control characters. */
+		escape_json_strings(o);
+		s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
 
 		strbuf_addstr(sb, s);
 		strbuf_addch(sb, '\n');

@@ -18,6 +18,7 @@
 #include "sched.h"
 #include "util/fs.h"
 #include "util/parse.h"
+#include "util/xalloc.h"
 
 extern char **environ;
 
@@ -45,9 +46,11 @@ static int cuda_starts(const struct sched_opts *so, const char *python, struct s
  * narrowest first (mntns would take readonly_fs and the private scratch with it).
  */
 static const enum sandbox_facility cuda_suspects[] = {
-	SANDBOX_MEMORY,	     SANDBOX_READONLY_FS, SANDBOX_PIDNS,   SANDBOX_PRIVATE_SCRATCH, SANDBOX_SECCOMP,
-	SANDBOX_NO_NEW_PRIVS, SANDBOX_CAPS,   SANDBOX_RLIMITS,	       SANDBOX_NPROC,
-	SANDBOX_NETNS,	     SANDBOX_USERNS, SANDBOX_MNTNS,
+	SANDBOX_MEMORY,		 SANDBOX_MEMCG,		SANDBOX_MIN_DEV,      SANDBOX_HIDDEN_PATHS,
+	SANDBOX_UNIX_SOCKETS,	 SANDBOX_CLEAN_ENV,	SANDBOX_READONLY_FS,  SANDBOX_PIDNS,
+	SANDBOX_PRIVATE_SCRATCH, SANDBOX_SECCOMP,	SANDBOX_NO_NEW_PRIVS, SANDBOX_CAPS,
+	SANDBOX_RLIMITS,	 SANDBOX_NPROC,		SANDBOX_NETNS,	      SANDBOX_USERNS,
+	SANDBOX_MNTNS,
 };
 
 /*
@@ -141,6 +144,132 @@ json_t *kgb_sandbox_probe(const struct sched_opts *so, enum sandbox_mode mode,
 	return sandbox_report_json(&rep, mode);
 }
 
+void kgb_sandbox_view_add(char ***list, const char *s)
+{
+	size_t n = 0;
+
+	while (*list && (*list)[n])
+		n++;
+	*list = xrealloc(*list, (n + 2) * sizeof(**list));
+	(*list)[n] = xstrdup(s);
+	(*list)[n + 1] = NULL;
+}
+
+/* Each entry of a list separated by `sep` (',' or ':'), when the variable is set. */
+static void add_env_list(char ***list, const char *var, char sep)
+{
+	const char *p = getenv(var);
+
+	while (p && *p) {
+		size_t n = strcspn(p, (char[]){sep, '\0'});
+
+		if (n) {
+			char *one = xstrndup(p, n);
+
+			kgb_sandbox_view_add(list, one);
+			free(one);
+		}
+		p += n;
+		if (*p)
+			p++;
+	}
+}
+
+void kgb_sandbox_view_init(struct kgb_sandbox_view *v, const char *root, const char *python,
+			   const char *platform, const char *cmd)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct strbuf err = STRBUF_INIT;
+	json_t *paths = NULL, *p;
+	size_t i;
+	char *git;
+
+	memset(v, 0, sizeof(*v));
+	for (const char *const *h = sandbox_hidden_default; *h; h++)
+		kgb_sandbox_view_add(&v->hidden, *h);
+	/* Other runs' scratch roots and caches live there too. */
+	if (tmp && *tmp == '/')
+		kgb_sandbox_view_add(&v->hidden, tmp);
+	/* The repository's history holds every shipped solution. */
+	git = path_join(root, ".git");
+	kgb_sandbox_view_add(&v->hidden, git);
+	free(git);
+	add_env_list(&v->hidden, "KGB_SANDBOX_HIDE", ',');
+	kgb_sandbox_view_add(&v->visible, root);
+	if (python) {
+		/*
+		 * The interpreter as named (a wrapper script, maybe), and where it and the project's
+		 * own one import from: a wrapper that runs another Python cannot always say.
+		 */
+		char *pp = path_abs(python), *venv = path_join(root, ".venv/bin/python");
+		const char *ask[] = {python, venv};
+		bool answered = false;
+
+		if (pp)
+			kgb_sandbox_view_add(&v->visible, pp);
+		for (size_t k = 0; k < ARRAY_SIZE(ask); k++) {
+			if (k && (!path_is_file(ask[k]) || !strcmp(ask[k], python)))
+				continue;
+			strbuf_reset(&err);
+			if (platform_run_module(root, ask[k], "runtime.paths", 30, &paths, &err) < 0)
+				continue;
+			answered = true;
+			json_array_foreach(json_object_get(paths, "paths"), i, p)
+				if (json_is_string(p))
+					kgb_sandbox_view_add(&v->visible, json_string_value(p));
+			json_decref(paths);
+			paths = NULL;
+		}
+		if (!answered)
+			fprintf(stderr, "kgb %s: sandbox: cannot ask %s where it imports from (%s); a "
+					"hidden directory may hide it from workers\n",
+				cmd, python, err.buf);
+		free(pp);
+		free(venv);
+	}
+	add_env_list(&v->visible, "LD_LIBRARY_PATH", ':');
+	add_env_list(&v->visible, "CUDA_HOME", '\0');
+	add_env_list(&v->visible, "CUDA_PATH", '\0');
+	add_env_list(&v->visible, "KGB_SANDBOX_VISIBLE", ',');
+	for (const char *const *d = platform_dev_nodes(platform); *d; d++)
+		kgb_sandbox_view_add(&v->dev_nodes, *d);
+	add_env_list(&v->dev_nodes, "KGB_SANDBOX_DEV", ',');
+	add_env_list(&v->env_allow, "KGB_SANDBOX_ENV", ',');
+	json_decref(paths);
+	strbuf_release(&err);
+}
+
+void kgb_sandbox_view_hide_from_runner(struct kgb_sandbox_view *v, const char *dir)
+{
+	char *abs = realpath(dir, NULL);
+
+	strv_free(v->runner_hidden);
+	v->runner_hidden = NULL;
+	for (char **h = v->hidden; h && *h; h++)
+		kgb_sandbox_view_add(&v->runner_hidden, *h);
+	kgb_sandbox_view_add(&v->runner_hidden, abs ? abs : dir);
+	free(abs);
+}
+
+void kgb_sandbox_view_apply(const struct kgb_sandbox_view *v, struct sched_opts *so)
+{
+	so->runner_hidden = (const char *const *)v->runner_hidden;
+	so->hidden = (const char *const *)v->hidden;
+	so->visible = (const char *const *)v->visible;
+	so->dev_nodes = (const char *const *)v->dev_nodes;
+	so->env_allow = (const char *const *)v->env_allow;
+}
+
+void kgb_sandbox_view_release(struct kgb_sandbox_view *v)
+{
+	strv_free(v->hidden);
+	strv_free(v->visible);
+	strv_free(v->dev_nodes);
+	strv_free(v->env_allow);
+	strv_free(v->runner_hidden);
+	memset(v, 0, sizeof(*v));
+}
+
 static void usage(void)
 {
 	printf("usage: kgb sandbox-exec [options] -- COMMAND [ARG...]\n"
@@ -160,6 +289,7 @@ static void usage(void)
 	       "  --procs N          processes and threads (default 1024)\n"
 	       "  --file-size MIB    largest file (default 1024)\n"
 	       "  --scratch-size MIB size of the scratch tmpfs (default 1024)\n"
+	       "  --cache-size MIB   cap of the Triton cache (default 512); over it: exit 125\n"
 	       "  --scratch-root DIR where the scratch and cache directories go (default\n"
 	       "                     $TMPDIR/kgb-<pid>, removed at the end); the sandbox hides\n"
 	       "                     everything else in it\n"
@@ -172,7 +302,7 @@ struct exec_opts {
 	const char *scratch_root;
 	const char *report;
 	double timeout_s;
-	unsigned long long cpu_s, memory_mib, procs, file_mib, scratch_mib;
+	unsigned long long cpu_s, memory_mib, procs, file_mib, scratch_mib, cache_mib;
 };
 
 static int parse_args(int argc, char **argv, struct exec_opts *o)
@@ -186,6 +316,7 @@ static int parse_args(int argc, char **argv, struct exec_opts *o)
 		OPT_PROCS,
 		OPT_FILE_SIZE,
 		OPT_SCRATCH_SIZE,
+		OPT_CACHE_SIZE,
 		OPT_SCRATCH_ROOT,
 		OPT_REPORT,
 	};
@@ -198,6 +329,7 @@ static int parse_args(int argc, char **argv, struct exec_opts *o)
 		{"procs", required_argument, NULL, OPT_PROCS},
 		{"file-size", required_argument, NULL, OPT_FILE_SIZE},
 		{"scratch-size", required_argument, NULL, OPT_SCRATCH_SIZE},
+		{"cache-size", required_argument, NULL, OPT_CACHE_SIZE},
 		{"scratch-root", required_argument, NULL, OPT_SCRATCH_ROOT},
 		{"report", required_argument, NULL, OPT_REPORT},
 		{"help", no_argument, NULL, 'h'},
@@ -236,11 +368,13 @@ static int parse_args(int argc, char **argv, struct exec_opts *o)
 		case OPT_PROCS:
 		case OPT_FILE_SIZE:
 		case OPT_SCRATCH_SIZE:
+		case OPT_CACHE_SIZE:
 			num = c == OPT_CPU ? &o->cpu_s
 			      : c == OPT_MEMORY ? &o->memory_mib
 			      : c == OPT_PROCS ? &o->procs
 			      : c == OPT_FILE_SIZE ? &o->file_mib
-						 : &o->scratch_mib;
+			      : c == OPT_SCRATCH_SIZE ? &o->scratch_mib
+						 : &o->cache_mib;
 			if (parse_ull(optarg, num) < 0 || !*num || *num > (1ULL << 30))
 				return kgb_usage_error("sandbox-exec", "expected a number > 0, got "
 						       "'%s'", optarg);
@@ -274,11 +408,12 @@ int cmd_sandbox_exec(int argc, char **argv, struct kgb_ctx *ctx)
 	struct sched_exec_result res = {0};
 	struct strbuf scratch = STRBUF_INIT, err = STRBUF_INIT;
 	struct sandbox *box = NULL;
+	struct kgb_sandbox_view view = {0};
 	json_t *report = NULL;
+	char *python = NULL;
 	bool own_root;
 	int r, ret = KGB_EXIT_ENV;
 
-	(void)ctx;
 	r = parse_args(argc, argv, &o);
 	if (r != 0)
 		return r < 0 ? KGB_EXIT_OK : r;
@@ -307,6 +442,12 @@ int cmd_sandbox_exec(int argc, char **argv, struct kgb_ctx *ctx)
 		so.limits.file_bytes = o.file_mib << 20;
 	if (o.scratch_mib)
 		so.limits.scratch_bytes = o.scratch_mib << 20;
+	if (o.cache_mib)
+		so.limits.cache_bytes = o.cache_mib << 20;
+	/* What eval's workers see, for the Python eval would run (KGB_PYTHON, .venv, python3). */
+	python = platform_python(ctx->root);
+	kgb_sandbox_view_init(&view, ctx->root, python, o.platform, "sandbox-exec");
+	kgb_sandbox_view_apply(&view, &so);
 	report = kgb_sandbox_probe(&so, o.mode, NULL, "sandbox-exec");
 	if (!report)
 		goto out;
@@ -320,7 +461,10 @@ int cmd_sandbox_exec(int argc, char **argv, struct kgb_ctx *ctx)
 		fprintf(stderr, "kgb sandbox-exec: %s\n", err.buf);
 		goto out;
 	}
-	if (res.timed_out) {
+	if (res.over_quota) {
+		fprintf(stderr, "kgb sandbox-exec: %s\n", res.detail.buf);
+		ret = 125;
+	} else if (res.timed_out) {
 		fprintf(stderr, "kgb sandbox-exec: %s\n", res.detail.buf);
 		ret = 124;
 	} else if (WIFSIGNALED(res.status)) {
@@ -334,6 +478,8 @@ out:
 		rm_rf(scratch.buf);
 	json_decref(report);
 	sandbox_free(box);
+	kgb_sandbox_view_release(&view);
+	free(python);
 	strbuf_release(&res.detail);
 	strbuf_release(&scratch);
 	strbuf_release(&err);

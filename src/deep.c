@@ -162,7 +162,8 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	struct sched_job *jobs;
 	struct case_list *cases = xcalloc(nr + 1, sizeof(*cases));
 	struct strbuf scratch = STRBUF_INIT;
-	char **env, *wargv[] = {(char *)o->python, "-m", "runtime.worker", NULL};
+	char **env, *wargv[] = {(char *)o->python, "-m", "runtime.worker", NULL},
+		    *rargv[] = {(char *)o->python, "-m", "runtime.runner", NULL};
 	const char *tmp = getenv("TMPDIR");
 	struct sched_opts so = {0};
 	int r = 0;
@@ -223,6 +224,7 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	so.slots = o->slots;
 	so.timeout_s = o->timeout_s;
 	so.argv = wargv;
+	so.runner_argv = rargv;
 	so.env = env;
 	so.scratch_root = scratch.buf;
 	/*

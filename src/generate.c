@@ -660,7 +660,8 @@ out:
  * read-only but the workspace and o->agent_writable, the catalog and the kgb repository's
  * .git hidden, its own process group, user, mount and pid namespaces, no capabilities. The
  * network stays (the agent talks to its model), so neither the network namespace nor the
- * seccomp filter (which allows Unix sockets only) applies. Its stdin is /dev/null, its output
+ * seccomp filters (which allow Unix sockets only, and no connect()) apply; nor do the
+ * environment's allow-list and the minimal /dev. Its stdin is /dev/null, its output
  * goes to <ws>/agent.log, TMPDIR is <ws>/.tmp. Killed with its whole group after
  * o->agent_timeout_s.
  */
@@ -693,7 +694,12 @@ static int run_agent(const struct gen_opts *o, const char *ws, char **env, int *
 		writable[i + 1] = o->agent_writable[i];
 	so.writable = writable;
 	so.hide_also = hide;
-	if ((r = sandbox_skip(box, "netns,seccomp", err)) < 0)
+	/*
+	 * It talks to its model (TCP: no netns, no seccomp, no unix_sockets filter, which denies
+	 * every connect()), with its keys (no clean_env), and runs a developer's tools, which may
+	 * want a terminal's devices (no min_dev).
+	 */
+	if ((r = sandbox_skip(box, "netns,seccomp,unix_sockets,clean_env,min_dev", err)) < 0)
 		goto out;
 	r = sandbox_spawn(&so, &c, err);
 	if (r < 0)

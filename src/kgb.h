@@ -66,4 +66,31 @@ struct sched_opts;
 json_t *kgb_sandbox_probe(const struct sched_opts *so, enum sandbox_mode mode,
 			  const char *cuda_python, const char *cmd);
 
+/*
+ * The workers' filesystem view, devices and environment (sandbox.h: hidden_paths, min_dev,
+ * clean_env), as data: NULL-terminated lists the caller may add to (kgb_sandbox_view_add) and
+ * hands to sched_opts. kgb_sandbox_view_init() fills them with
+ *   hidden:    sandbox_hidden_default, $TMPDIR, <root>/.git, and $KGB_SANDBOX_HIDE;
+ *   visible:   the project root, the directories `python` imports from (runtime/paths.py),
+ *              $LD_LIBRARY_PATH, $CUDA_HOME, $CUDA_PATH, and $KGB_SANDBOX_VISIBLE;
+ *   dev_nodes: platform_dev_nodes(platform) and $KGB_SANDBOX_DEV;
+ *   env_allow: $KGB_SANDBOX_ENV (NAME or PREFIX*, besides sandbox_env_default);
+ * the $KGB_SANDBOX_* lists comma-separated. When `python` cannot say where it imports from,
+ * a warning names it: the workers may then not find their Python.
+ */
+struct kgb_sandbox_view {
+	char **hidden, **visible, **dev_nodes, **env_allow;
+	/* What the candidate's runner does not see besides `hidden` (sched.h): the catalog. */
+	char **runner_hidden;
+};
+void kgb_sandbox_view_init(struct kgb_sandbox_view *v, const char *root, const char *python,
+			   const char *platform, const char *cmd);
+/* Appends a copy of s to one of a view's lists (&v->hidden, &v->visible, ...). */
+void kgb_sandbox_view_add(char ***list, const char *s);
+/* `hidden` and `dir` (the catalog) as the view's runner_hidden. */
+void kgb_sandbox_view_hide_from_runner(struct kgb_sandbox_view *v, const char *dir);
+/* Points so's lists at the view's (borrowed: release the view after the run). */
+void kgb_sandbox_view_apply(const struct kgb_sandbox_view *v, struct sched_opts *so);
+void kgb_sandbox_view_release(struct kgb_sandbox_view *v);
+
 #endif

@@ -250,3 +250,20 @@ char **platform_worker_env(const char *root, const char *platform, unsigned slot
 	return env;
 }
 
+
+/*
+ * What CUDA opens (bench/sandbox-cuda.sh lists what it did open on a GPU machine): each GPU's
+ * node, the control node, the unified-memory ones (nvidia-uvm-tools for profilers), the
+ * modeset node, and nvidia-caps/ (MIG and IMEX capabilities: a directory of nodes).
+ */
+static const char *const cuda_dev_nodes[] = {
+	"nvidia[0-9]*", "nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-modeset",
+	"nvidia-caps", NULL,
+};
+
+const char *const *platform_dev_nodes(const char *platform)
+{
+	static const char *const none[] = {NULL};
+
+	return platform && !strcmp(platform, "cuda") ? cuda_dev_nodes : none;
+}

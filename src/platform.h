@@ -52,6 +52,12 @@ bool platform_is_known(const char *name);
  */
 char **platform_worker_env(const char *root, const char *platform, unsigned slots,
 			   const char *pycache);
+/*
+ * The device nodes a worker on `platform` opens, besides the minimal /dev every worker has
+ * (sandbox_dev_base): glob patterns below /dev, a NULL-terminated list (data, static). On cuda
+ * the NVIDIA driver's nodes; none elsewhere. KGB_SANDBOX_DEV adds to it (cmd_sandbox.c).
+ */
+const char *const *platform_dev_nodes(const char *platform);
 /* Whether results on this platform carry timings (the interpreter's never do). */
 bool platform_times(const char *name);
 

@@ -369,3 +369,57 @@ double profile_tol_mult(const struct profile *p, const char *dtype)
 			return p->tol_mult[i];
 	return 1;
 }
+
+/* Whether a JSON value holds the string `s` anywhere (a dtype in an argument or axis). */
+static bool json_mentions(json_t *v, const char *s)
+{
+	const char *k;
+	json_t *x;
+	size_t i;
+
+	if (json_is_string(v))
+		return !strcmp(json_string_value(v), s);
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, x)
+			if (json_mentions(x, s))
+				return true;
+	} else if (json_is_object(v)) {
+		json_object_foreach(v, k, x)
+			if (json_mentions(x, s))
+				return true;
+	}
+	return false;
+}
+
+bool profile_feature(const struct profile *p, const char *name)
+{
+	json_t *v = json_object_get(p->features, name);
+
+	return !json_is_false(v);
+}
+
+size_t profile_drop_unsupported(const struct profile *p, struct case_list *l, struct strbuf *why)
+{
+	size_t kept = 0, dropped = 0;
+
+	if (profile_feature(p, "bf16"))
+		return 0;
+	for (size_t i = 0; i < l->nr; i++) {
+		struct case_desc *c = &l->v[i];
+
+		if (strcmp(c->out_dtype, "bfloat16") && !json_mentions(c->args, "bfloat16") &&
+		    !json_mentions(c->axes, "bfloat16")) {
+			l->v[kept++] = *c;
+			continue;
+		}
+		json_decref(c->axes);
+		json_decref(c->args);
+		dropped++;
+	}
+	l->nr = kept;
+	if (dropped)
+		strbuf_addf(why, "%zu bfloat16 case%s not run: the %s platform computes bfloat16 "
+			    "wrongly (its profile's feature bf16 is false)", dropped,
+			    dropped == 1 ? "" : "s", p->name);
+	return dropped;
+}

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cases.h"
 #include "util/compiler.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
@@ -63,5 +64,16 @@ bool profile_runnable(const struct profile *p);
 bool profile_supports_source(const struct profile *p, const char *source);
 /* The tolerance multiplier for an output dtype: 1 for exact and unknown dtypes. */
 double profile_tol_mult(const struct profile *p, const char *dtype);
+/* A boolean of the profile's features: false only when the profile says false. */
+bool profile_feature(const struct profile *p, const char *name);
+/*
+ * Removes from `l` the cases this platform cannot judge honestly and returns how many:
+ * with the feature "bf16" false (Triton's interpreter adds bfloat16 values as raw 16-bit
+ * integers), every case with a bfloat16 argument, axis or output. Such a case is not the
+ * candidate's failure: it is not run, and `why` gets one phrase saying how many and why
+ * (nothing when none was dropped). The order of the cases left is kept.
+ */
+size_t profile_drop_unsupported(const struct profile *p, struct case_list *l,
+				struct strbuf *why);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "cases.h"
 #include "catalog.h"
+#include "escape.h"
 #include "platform.h"
 #include "stats.h"
 #include "util/strbuf.h"
@@ -152,16 +153,21 @@ void report_eval_table(FILE *f, const struct report_run *r)
 	size_t pass, nreused = 0;
 	bool timed = platform_times(r->platform);
 	struct report_metrics m;
+	long long cases_skipped = 0;
 
 	fprintf(f, "%-28s %-12s %-14s %-11s %-8s %s\n", "TASK", "SAMPLE", "VERDICT", "CASES",
 		"SPEEDUP", "NOTE");
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct store_eval *e = &r->evals[i];
 		struct strbuf name = STRBUF_INIT, cases = STRBUF_INIT, note = STRBUF_INIT;
+		struct strbuf sample = STRBUF_INIT, safe_note = STRBUF_INIT;
 		char sp[32];
 
 		strbuf_addf(&name, "%s/%s", e->source, e->task);
 		strbuf_addf(&cases, "%lld/%lld", e->cases_passed, e->cases_total);
+		if (e->cases_skipped)
+			strbuf_addf(&cases, " +%lld", e->cases_skipped);
+		cases_skipped += e->cases_skipped;
 		if (!timed)
 			snprintf(sp, sizeof(sp), "n/a");
 		else if (isnan(e->speedup) || strcmp(e->verdict, "pass"))
@@ -192,8 +198,13 @@ void report_eval_table(FILE *f, const struct report_run *r)
 			nreused++;
 			strbuf_addstr(&note, note.len ? " [stored]" : "[stored]");
 		}
-		fprintf(f, "%-28s %-12s %-14s %-11s %-8s %s\n", name.buf, e->sample ? e->sample : "-",
-			e->verdict, cases.buf, sp, note.buf);
+		/* The sample is a file name and the note a candidate's message (escape.h). */
+		escape_text(&sample, e->sample ? e->sample : "-");
+		escape_text(&safe_note, note.buf);
+		fprintf(f, "%-28s %-12s %-14s %-11s %-8s %s\n", name.buf, sample.buf, e->verdict,
+			cases.buf, sp, safe_note.buf);
+		strbuf_release(&sample);
+		strbuf_release(&safe_note);
 		strbuf_release(&name);
 		strbuf_release(&cases);
 		strbuf_release(&note);
@@ -240,6 +251,10 @@ void report_eval_table(FILE *f, const struct report_run *r)
 	if (r->skipped)
 		fprintf(f, ", %zu tasks without a candidate", r->skipped);
 	fputc('\n', f);
+	if (cases_skipped)
+		fprintf(f, "%lld cases not run: the platform cannot judge them (\"+N\" in CASES; "
+			   "the candidate's detail says why), not failures\n",
+			cases_skipped);
 }
 
 static json_t *real_or_null(double v)
@@ -282,26 +297,31 @@ void report_eval_json(FILE *f, const struct report_run *r)
 	size_t pass, nreused = 0;
 	struct report_metrics m;
 	json_t *sum, *bys = json_object();
+	long long cases_skipped = 0;
 	char *s;
 
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct store_eval *e = &r->evals[i];
 		json_t *ff = e->first_failure ? json_loads(e->first_failure, 0, NULL) : NULL;
-		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:o, "
-				      "s:s, s:s, s:s, s:b}",
-				      "schema", "kgb.eval.v1", "task", e->task, "source", e->source,
-				      "sample", e->sample ? e->sample : "", "verdict", e->verdict,
-				      "detail", e->detail ? e->detail : "", "cases_total",
-				      (json_int_t)e->cases_total, "cases_passed",
-				      (json_int_t)e->cases_passed, "timed_cases",
-				      (json_int_t)e->timed_cases, "speedup",
-				      real_or_null(e->speedup), "max_tol_use",
-				      real_or_null(e->max_tol_use), "first_failure",
-				      ff ? ff : json_null(), "platform", e->platform, "key", e->key,
-				      "candidate", e->candidate_path ? e->candidate_path : "",
-				      "reused", r->reused[i]);
+		/* A candidate's file name, path and messages: no raw control characters (escape.h). */
+		char *sample = escape_text_dup(e->sample), *detail = escape_text_dup(e->detail),
+		     *cand = escape_text_dup(e->candidate_path);
+		json_t *o;
+
+		escape_json_strings(ff); /* its message is the worker's */
+		o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:o, s:o, s:o, s:s, s:s, "
+			      "s:s, s:b}",
+			      "schema", "kgb.eval.v1", "task", e->task, "source", e->source, "sample",
+			      sample, "verdict", e->verdict, "detail", detail, "cases_total",
+			      (json_int_t)e->cases_total, "cases_passed", (json_int_t)e->cases_passed,
+			      "timed_cases", (json_int_t)e->timed_cases, "speedup",
+			      real_or_null(e->speedup), "max_tol_use", real_or_null(e->max_tol_use),
+			      "first_failure", ff ? ff : json_null(), "platform", e->platform, "key",
+			      e->key, "candidate", cand, "reused", r->reused[i]);
 
 		nreused += r->reused[i];
+		cases_skipped += e->cases_skipped;
+		json_object_set_new(o, "cases_skipped", json_integer(e->cases_skipped));
 		json_object_set_new(o, "sol_fraction", real_or_null(r->sol ? r->sol[i] : NAN));
 		json_object_set_new(o, "wall_ms", real_or_null(e->wall_ms));
 		json_object_set_new(o, "baseline", json_string(catalog_source_baseline(e->source)));
@@ -311,6 +331,9 @@ void report_eval_json(FILE *f, const struct report_run *r)
 		fprintf(f, "%s\n", s);
 		free(s);
 		json_decref(o);
+		free(sample);
+		free(detail);
+		free(cand);
 	}
 	count_sources(r, by, &pass);
 	for (int k = 0; catalog_sources[k]; k++)
@@ -334,6 +357,7 @@ void report_eval_json(FILE *f, const struct report_run *r)
 	report_compute_metrics(r, NULL, &m);
 	metrics_json(sum, &m);
 	json_object_set_new(sum, "timing_method", json_string(timing_method(r)));
+	json_object_set_new(sum, "cases_skipped", json_integer(cases_skipped));
 	if (r->sandbox)
 		json_object_set(sum, "sandbox", r->sandbox);
 	s = json_dumps(sum, JSON_COMPACT);

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <limits.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
@@ -35,6 +36,8 @@
 /* The fresh /dev/shm: POSIX shared memory and semaphores of one worker. */
 #define SANDBOX_SHM_BYTES (64ULL << 20)
 #define SANDBOX_DEFAULT_SCRATCH_BYTES (1ULL << 30)
+/* How often sandbox_reap() measures a child's cache against its cap. */
+#define SANDBOX_QUOTA_PERIOD_S 0.2
 /* Exit statuses of a child that stops before exec (kgb's own, not the worker's). */
 #define SANDBOX_EXIT_SETUP 126
 #define SANDBOX_EXIT_EXEC 127
@@ -44,8 +47,14 @@ struct sandbox {
 	struct sock_filter *filter; /* the seccomp program, or NULL (seccomp_why says why) */
 	unsigned short filter_len;
 	char seccomp_why[SANDBOX_REASON_MAX];
+	struct sock_filter *unix_filter; /* connect, bind, datagram sockets; or NULL (unix_why) */
+	unsigned short unix_filter_len;
+	char unix_why[SANDBOX_REASON_MAX];
 	char *cgroup_dir; /* where workers' pids cgroups go, or NULL (cgroup_why says why) */
 	char cgroup_why[SANDBOX_REASON_MAX];
+	char *memcg_dir; /* where their memory cgroups go, or NULL (memcg_why says why) */
+	char memcg_why[SANDBOX_REASON_MAX];
+	bool memcg_v2;
 	unsigned long seq;
 	unsigned skip;	 /* 1 << facility: left out on request (sandbox_skip) */
 	unsigned broken; /* 1 << facility: left out because the platform fails with it */
@@ -66,6 +75,46 @@ static const char *const facility_names[_SANDBOX_FACILITY_MAX] = {
 	[SANDBOX_NO_NEW_PRIVS] = "no_new_privs",
 	[SANDBOX_SECCOMP] = "seccomp",
 	[SANDBOX_PIDNS] = "pidns",
+	[SANDBOX_MIN_DEV] = "min_dev",
+	[SANDBOX_MEMCG] = "memcg",
+	[SANDBOX_UNIX_SOCKETS] = "unix_sockets",
+	[SANDBOX_HIDDEN_PATHS] = "hidden_paths",
+	[SANDBOX_CLEAN_ENV] = "clean_env",
+	[SANDBOX_CACHE_CAP] = "cache_cap",
+};
+
+/*
+ * A minimal /dev has these (and the platform's, opts.dev_nodes), a fresh /dev/shm, and the
+ * fd, stdin, stdout and stderr links to /proc/self/fd; nothing else of the host's /dev: no
+ * terminal (/dev/tty, pts, console), no disk or loop device, no /dev/kmsg, /dev/mem or
+ * /dev/fuse.
+ */
+const char *const sandbox_dev_base[] = {"null", "zero", "full", "random", "urandom", NULL};
+
+/*
+ * Covered in every worker, unless a path the worker needs lies below (opts.visible, bound back):
+ * users' homes, password and group hashes, sudo rules, host keys and TLS private keys,
+ * backups of /etc/shadow, mail, spools and logs, /run (service sockets and secrets), and the
+ * temporary directories (other users' files, other kgb runs' scratch and caches, X11 and other
+ * sockets; a worker's TMPDIR is its own scratch).
+ */
+const char *const sandbox_hidden_default[] = {
+	"/root", "/home", "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-",
+	"/etc/sudoers", "/etc/sudoers.d", "/etc/ssh", "/etc/ssl/private", "/var/backups",
+	"/var/mail", "/var/spool", "/var/log", "/run", "/var/run", "/tmp", "/var/tmp", NULL,
+};
+
+/*
+ * What Python, torch, Triton, CUDA and the runtime read: the search path and locale, Python's
+ * own settings (PYTHONPATH, the bytecode cache), Triton's, torch's, CUDA's and NVIDIA's, the
+ * loader path, the compilers Triton runs, OpenMP and BLAS threads, and kgb's GPU lock. HOME
+ * and TMPDIR are set to the worker's scratch. Not kept: whatever else kgb was started with
+ * (API keys, tokens, the store's path, SSH agent sockets, LD_PRELOAD, ...).
+ */
+const char *const sandbox_env_default[] = {
+	"PATH", "HOME", "TMPDIR", "LANG", "LANGUAGE", "LC_*", "TZ", "PYTHON*", "TRITON_*",
+	"TORCH_*", "TORCHINDUCTOR_*", "PYTORCH_*", "CUDA_*", "NVIDIA_*", "LD_LIBRARY_PATH",
+	"CC", "CXX", "OMP_*", "MKL_*", "OPENBLAS_*", "KGB_GPU_LOCK", NULL,
 };
 
 enum sandbox_mode sandbox_mode_from_string(const char *s)
@@ -119,12 +168,44 @@ static const unsigned long long ns_clone_flags[] = {
 	CLONE_NEWCGROUP,
 };
 
+/* Exports ctx's BPF program into *ret (malloc'd); what failed goes into *ret_what. */
+static int seccomp_export(scmp_filter_ctx ctx, struct sock_filter **ret, unsigned short *ret_len,
+			  const char **ret_what)
+{
+	int r, fd;
+	off_t size;
+
+	*ret_what = "exporting the filter";
+	fd = memfd_create("kgb-seccomp", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = seccomp_export_bpf(ctx, fd);
+	if (r < 0)
+		goto out;
+	size = lseek(fd, 0, SEEK_END);
+	if (size <= 0 || size % (off_t)sizeof(struct sock_filter) ||
+	    size / (off_t)sizeof(struct sock_filter) > BPF_MAXINSNS) {
+		r = -EINVAL;
+		goto out;
+	}
+	*ret = xmalloc((size_t)size);
+	if (pread(fd, *ret, (size_t)size, 0) != size) {
+		r = -EIO;
+		free(*ret);
+		*ret = NULL;
+		goto out;
+	}
+	*ret_len = (unsigned short)(size / (off_t)sizeof(struct sock_filter));
+out:
+	close(fd);
+	return r;
+}
+
 static int seccomp_build(struct sandbox *box)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	const char *what = "seccomp_init";
-	int r = -ENOMEM, fd = -1;
-	off_t size;
+	int r = -ENOMEM;
 
 	if (!ctx)
 		goto fail;
@@ -174,37 +255,78 @@ static int seccomp_build(struct sandbox *box)
 		if (r < 0)
 			goto fail;
 	}
-	what = "exporting the filter";
-	fd = memfd_create("kgb-seccomp", MFD_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		goto fail;
-	}
-	r = seccomp_export_bpf(ctx, fd);
+	r = seccomp_export(ctx, &box->filter, &box->filter_len, &what);
 	if (r < 0)
 		goto fail;
-	size = lseek(fd, 0, SEEK_END);
-	if (size <= 0 || size % (off_t)sizeof(struct sock_filter) ||
-	    size / (off_t)sizeof(struct sock_filter) > BPF_MAXINSNS) {
-		r = -EINVAL;
-		goto fail;
-	}
-	box->filter = xmalloc((size_t)size);
-	if (pread(fd, box->filter, (size_t)size, 0) != size) {
-		r = -EIO;
-		free(box->filter);
-		box->filter = NULL;
-		goto fail;
-	}
-	box->filter_len = (unsigned short)(size / (off_t)sizeof(struct sock_filter));
-	close(fd);
 	seccomp_release(ctx);
 	return 0;
 fail:
 	snprintf(box->seccomp_why, sizeof(box->seccomp_why), "libseccomp: %s: %s", what,
 		 strerror(r < 0 ? -r : ENOMEM));
-	if (fd >= 0)
-		close(fd);
+	if (ctx)
+		seccomp_release(ctx);
+	return r;
+}
+
+/*
+ * The unix_sockets filter. A Unix socket reaches a listener of the host through its path in
+ * the file system (the network namespace covers only abstract names), and a read-only mount
+ * does not stop connect(): only write permission on the socket inode counts. A filter cannot
+ * read the address connect() is given, so nothing is reached at all: connect() and bind() fail
+ * with EPERM for every socket (the main filter lets only AF_UNIX ones exist), and so do
+ * datagram sockets (SOCK_DGRAM, and SOCK_RAW, which Unix sockets treat as one), whose
+ * sendto()/sendmsg() take a destination path without connect(). What is left, socketpair()s
+ * of streams and sequenced packets, connects nothing outside the worker. Python, torch,
+ * Triton and CUDA need none of it as far as known (bench/sandbox-contain.sh checks on a GPU).
+ */
+static int seccomp_build_unix(struct sandbox *box)
+{
+	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+	static const int types[] = {SOCK_DGRAM, SOCK_RAW};
+	const char *what = "seccomp_init";
+	int r = -ENOMEM;
+
+	if (!ctx)
+		goto fail;
+	what = "SCMP_FLTATR_ACT_BADARCH";
+	r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+	if (r < 0)
+		goto fail;
+	what = "connect";
+	r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(connect), 0);
+	if (r < 0)
+		goto fail;
+	what = "bind";
+	r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(bind), 0);
+	if (r < 0)
+		goto fail;
+	/* sendto() with a destination: no datagram socket exists to use it; refused all the same. */
+	what = "sendto";
+	r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sendto), 1,
+			     SCMP_A4(SCMP_CMP_NE, 0));
+	if (r < 0)
+		goto fail;
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++) {
+		/* The type's low bits; SOCK_CLOEXEC and SOCK_NONBLOCK are above them. */
+		what = "socket";
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1,
+				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, types[i]));
+		if (r < 0)
+			goto fail;
+		what = "socketpair";
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socketpair), 1,
+				     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, types[i]));
+		if (r < 0)
+			goto fail;
+	}
+	r = seccomp_export(ctx, &box->unix_filter, &box->unix_filter_len, &what);
+	if (r < 0)
+		goto fail;
+	seccomp_release(ctx);
+	return 0;
+fail:
+	snprintf(box->unix_why, sizeof(box->unix_why), "libseccomp: %s: %s", what,
+		 strerror(r < 0 ? -r : ENOMEM));
 	if (ctx)
 		seccomp_release(ctx);
 	return r;
@@ -278,15 +400,17 @@ static bool mountinfo_parse(char *line, struct mountinfo_line *m)
 }
 
 /*
- * This process's pids cgroup directory: cgroup v1's pids hierarchy, else cgroup v2 when its
- * pids controller is delegated to our children. NULL with *why set otherwise.
+ * This process's cgroup directory of a controller ("pids", "memory"): cgroup v1's hierarchy of
+ * it, else cgroup v2 when the controller is delegated to our children (*ret_v2 then true).
+ * NULL with *why set otherwise.
  */
-static char *pids_cgroup_dir(struct strbuf *why)
+static char *cgroup_dir_of(const char *controller, bool *ret_v2, struct strbuf *why)
 {
 	struct strbuf cg = STRBUF_INIT, mi = STRBUF_INIT, sb = STRBUF_INIT;
 	char *v1_path = NULL, *v2_path = NULL, *dir = NULL, *save = NULL;
 	bool v2 = false;
 
+	*ret_v2 = false;
 	if (strbuf_read_file(&cg, "/proc/self/cgroup", 1 << 20) < 0 ||
 	    strbuf_read_file(&mi, "/proc/self/mountinfo", 4 << 20) < 0) {
 		strbuf_addstr(why, "cannot read /proc/self/cgroup or mountinfo");
@@ -299,7 +423,7 @@ static char *pids_cgroup_dir(struct strbuf *why)
 			continue;
 		if (c2 == c1 + 1 && !strncmp(l, "0:", 2))
 			v2_path = c2 + 1;
-		else if (list_has(c1 + 1, (size_t)(c2 - c1 - 1), "pids"))
+		else if (list_has(c1 + 1, (size_t)(c2 - c1 - 1), controller))
 			v1_path = c2 + 1;
 	}
 	save = NULL;
@@ -311,7 +435,7 @@ static char *pids_cgroup_dir(struct strbuf *why)
 		if (!mountinfo_parse(l, &m))
 			continue;
 		if (v1_path && !strcmp(m.fstype, "cgroup") &&
-		    list_has(m.super_opts, strlen(m.super_opts), "pids"))
+		    list_has(m.super_opts, strlen(m.super_opts), controller))
 			path = v1_path;
 		else if (!v1_path && v2_path && !strcmp(m.fstype, "cgroup2"))
 			path = v2_path, v2 = true;
@@ -325,23 +449,24 @@ static char *pids_cgroup_dir(struct strbuf *why)
 		dir = strbuf_detach(&sb, NULL);
 	}
 	if (!dir) {
-		strbuf_addstr(why, "no pids cgroup hierarchy mounted");
+		strbuf_addf(why, "no %s cgroup hierarchy mounted", controller);
 		goto out;
 	}
 	if (v2) {
 		struct strbuf ctl = STRBUF_INIT;
 		char *p = path_join(dir, "cgroup.subtree_control");
 		bool ok = strbuf_read_file(&ctl, p, 4096) == 0 &&
-			  list_has(ctl.buf, ctl.len, "pids");
+			  list_has(ctl.buf, ctl.len, controller);
 
 		free(p);
 		strbuf_release(&ctl);
 		if (!ok) {
-			strbuf_addf(why, "cgroup v2 '%s' does not delegate pids", dir);
+			strbuf_addf(why, "cgroup v2 '%s' does not delegate %s", dir, controller);
 			free(dir);
 			dir = NULL;
 		}
 	}
+	*ret_v2 = v2 && dir;
 out:
 	strbuf_release(&cg);
 	strbuf_release(&mi);
@@ -431,7 +556,8 @@ static void cgroup_remove_stale(const char *dir)
 static void cgroup_setup(struct sandbox *box)
 {
 	struct strbuf why = STRBUF_INIT, probe = STRBUF_INIT;
-	char *dir = pids_cgroup_dir(&why), *max;
+	bool v2;
+	char *dir = cgroup_dir_of("pids", &v2, &why), *max;
 	int r;
 
 	if (!dir) {
@@ -460,6 +586,56 @@ static void cgroup_setup(struct sandbox *box)
 	strbuf_release(&why);
 }
 
+/* The memory limit's file, and the swap limit's (absent where swap is not accounted). */
+static const char *memcg_limit_file(bool v2)
+{
+	return v2 ? "memory.max" : "memory.limit_in_bytes";
+}
+
+static const char *memcg_swap_file(bool v2)
+{
+	return v2 ? "memory.swap.max" : "memory.memsw.limit_in_bytes";
+}
+
+/*
+ * Where workers' memory cgroups go: as for pids, a directory of this process's own memory
+ * cgroup where kgb may make one and set its limit (cgroup v1 with a writable memory hierarchy,
+ * as on the CPU machine, or v2 delegating memory).
+ */
+static void memcg_setup(struct sandbox *box)
+{
+	struct strbuf why = STRBUF_INIT, probe = STRBUF_INIT;
+	bool v2;
+	char *dir = cgroup_dir_of("memory", &v2, &why), *limit;
+	int r;
+
+	if (!dir) {
+		snprintf(box->memcg_why, sizeof(box->memcg_why), "%s", why.buf);
+		strbuf_release(&why);
+		return;
+	}
+	cgroup_remove_stale(dir);
+	strbuf_addf(&probe, "%s/kgb-%ld-mprobe", dir, (long)getpid());
+	limit = path_join(probe.buf, memcg_limit_file(v2));
+	if (mkdir(probe.buf, 0755) < 0 && errno != EEXIST) {
+		r = -errno;
+	} else {
+		r = write_file(limit, v2 ? "max" : "-1");
+		rmdir(probe.buf);
+	}
+	if (r < 0) {
+		snprintf(box->memcg_why, sizeof(box->memcg_why),
+			 "cannot create a memory cgroup in '%s': %s", dir, strerror(-r));
+		free(dir);
+	} else {
+		box->memcg_dir = dir;
+		box->memcg_v2 = v2;
+	}
+	free(limit);
+	strbuf_release(&probe);
+	strbuf_release(&why);
+}
+
 struct sandbox *sandbox_new(enum sandbox_mode mode)
 {
 	struct sandbox *box = xcalloc(1, sizeof(*box));
@@ -468,7 +644,9 @@ struct sandbox *sandbox_new(enum sandbox_mode mode)
 	if (mode == SANDBOX_OFF)
 		return box;
 	(void)seccomp_build(box);
+	(void)seccomp_build_unix(box);
 	cgroup_setup(box);
+	memcg_setup(box);
 	return box;
 }
 
@@ -477,7 +655,9 @@ void sandbox_free(struct sandbox *box)
 	if (!box)
 		return;
 	free(box->filter);
+	free(box->unix_filter);
 	free(box->cgroup_dir);
+	free(box->memcg_dir);
 	free(box);
 }
 
@@ -531,12 +711,34 @@ enum sandbox_mode sandbox_mode(const struct sandbox *box)
 
 /* ---- the child, between fork and exec ---- */
 
+/* The most device nodes, and hidden plus visible paths, one worker gets (the child's arrays). */
+#define SANDBOX_MAX_DEV 64
+#define SANDBOX_MAX_FS 64
+
+/* One step of the filesystem view: cover `path` (hide) or bind it back from kgb's view. */
+struct fs_op {
+	char *path; /* absolute, resolved (realpath) */
+	bool hide, dir;
+};
+
 /* What the parent prepares so that the child only makes system calls. */
 struct plan {
 	char **mounts;		  /* mount points of kgb's namespace, in mount order */
 	char uid_map[64], gid_map[64];
 	char scratch_opts[64], shm_opts[64];
 	const char *cgroup_procs; /* the worker's cgroup.procs, or NULL */
+	const char *memcg_procs;  /* its memory cgroup's, when a directory of its own, or NULL */
+	bool memcg;		  /* a memory cgroup was made (v2: the pids cgroup is it) */
+	bool memcg_v2;
+	char *const *envp;	  /* what the worker is started with (clean_env: reduced) */
+	bool env_clean;
+	char **dev;		  /* the device nodes of its /dev (absolute), or NULL */
+	size_t ndev;
+	bool dev_overflow;
+	struct fs_op fs[SANDBOX_MAX_FS]; /* in mount order: by path length */
+	size_t nfs;
+	bool fs_overflow;
+	bool quota;		  /* kgb checks its cache's size */
 };
 
 static void rep_set(struct sandbox_report *r, enum sandbox_facility f, enum sandbox_state s,
@@ -678,29 +880,194 @@ static void child_fresh_proc(struct sandbox_report *rep)
 	}
 }
 
+/* An empty file or directory to mount on, with its parents; 0 or an errno value. */
+static int child_mountpoint(const char *path, bool dir)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(path);
+	char *slash;
+	int fd, e;
+
+	if (dir)
+		return child_mkdir_p(path);
+	/* An existing file is one already: never opened (it may be a FIFO, or read-only). */
+	if (access(path, F_OK) == 0)
+		return 0;
+	if (len >= sizeof(buf))
+		return ENAMETOOLONG;
+	memcpy(buf, path, len + 1);
+	slash = strrchr(buf, '/');
+	if (slash && slash != buf) {
+		*slash = '\0';
+		e = child_mkdir_p(buf);
+		if (e)
+			return e;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+/* A bind mount of an fd opened before the paths were covered; 0 or an errno value. */
+static int child_bind_fd(int fd, const char *target, bool dir, bool rdonly)
+{
+	char src[32];
+	int e = child_mountpoint(target, dir);
+
+	if (e)
+		return e;
+	fd_path(src, fd);
+	if (mount(src, target, NULL, MS_BIND, NULL) < 0)
+		return errno;
+	if (rdonly && mount(NULL, target, NULL,
+			    MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) < 0)
+		return errno;
+	return 0;
+}
+
+/*
+ * hidden_paths: p->fs in order (shorter paths first, so that nesting works both ways). A hidden
+ * directory gets an empty tmpfs, writable for now: the mount points of what is bound back below
+ * it, and of the worker's own directories, are made in it; child_mounts() makes it read-only
+ * last. A hidden file gets /dev/null bound over it, read-only. A path that no longer shows (it
+ * lies below another one hidden) is hidden already.
+ */
+static void child_hide(const struct plan *p, const int *vfd, const int *verr, int null_fd,
+		       struct sandbox_report *rep)
+{
+	for (size_t i = 0; i < p->nfs; i++) {
+		const struct fs_op *op = &p->fs[i];
+		int e = 0;
+
+		if (!op->hide)
+			e = vfd[i] < 0 ? verr[i] : child_bind_fd(vfd[i], op->path, op->dir, true);
+		else if (access(op->path, F_OK) < 0 && errno == ENOENT)
+			continue;
+		else if (op->dir)
+			e = mount("tmpfs", op->path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+				  "size=1m,nr_inodes=4096,mode=0755") < 0
+				    ? errno
+				    : 0;
+		else
+			e = null_fd < 0 ? EBADF : child_bind_fd(null_fd, op->path, false, true);
+		if (e)
+			rep_set(rep, SANDBOX_HIDDEN_PATHS, SANDBOX_STATE_UNAVAILABLE,
+				op->hide ? "cannot hide" : "cannot bind back", op->path, e);
+	}
+}
+
+/* The hidden directories' tmpfs read-only, once every mount point below them is made. */
+static void child_hide_seal(const struct plan *p, struct sandbox_report *rep)
+{
+	for (size_t i = 0; i < p->nfs; i++) {
+		const struct fs_op *op = &p->fs[i];
+
+		if (!op->hide || !op->dir || access(op->path, F_OK) < 0)
+			continue;
+		if (mount(NULL, op->path, NULL,
+			  MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			  NULL) < 0 &&
+		    errno != EINVAL) /* EINVAL: not a mount point, nothing was mounted there */
+			rep_set(rep, SANDBOX_HIDDEN_PATHS, SANDBOX_STATE_UNAVAILABLE,
+				"cannot make read-only", op->path, errno);
+	}
+}
+
+/*
+ * min_dev: a tmpfs over /dev with the nodes of p->dev bound in from the host's (opened before,
+ * as dfd), the fd/stdin/stdout/stderr links and an empty shm/ (the fresh /dev/shm goes there),
+ * then read-only. In a user namespace a tmpfs is nodev and mknod is refused: binding the host's
+ * nodes is the only way in. Where one fails, the host's /dev comes back whole: a /dev without a
+ * node the platform needs (CUDA's) is worse than the host's.
+ */
+static void child_min_dev(const struct plan *p, const int *dfd, const int *derr,
+			  struct sandbox_report *rep)
+{
+	static const char *const links[][2] = {
+		{"/proc/self/fd", "/dev/fd"},	   {"/proc/self/fd/0", "/dev/stdin"},
+		{"/proc/self/fd/1", "/dev/stdout"}, {"/proc/self/fd/2", "/dev/stderr"},
+	};
+	const char *what = "cannot mount a tmpfs on", *arg = "/dev";
+	struct stat st;
+	int e = 0;
+
+	if (p->dev_overflow) {
+		rep_set(rep, SANDBOX_MIN_DEV, SANDBOX_STATE_UNAVAILABLE,
+			"more device nodes than a worker may have (64)", NULL, 0);
+		return;
+	}
+	if (mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC,
+		  "size=64k,nr_inodes=256,mode=0755") < 0) {
+		rep_set(rep, SANDBOX_MIN_DEV, SANDBOX_STATE_UNAVAILABLE, what, arg, errno);
+		return;
+	}
+	for (size_t i = 0; i < p->ndev && !e; i++) {
+		what = "cannot bind", arg = p->dev[i];
+		if (dfd[i] < 0)
+			e = derr[i];
+		else if (fstat(dfd[i], &st) < 0)
+			e = errno;
+		else
+			e = child_bind_fd(dfd[i], p->dev[i], S_ISDIR(st.st_mode), false);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(links) && !e; i++)
+		if (symlink(links[i][0], links[i][1]) < 0)
+			e = errno, what = "cannot link", arg = links[i][1];
+	if (!e && mkdir("/dev/shm", 01777) < 0)
+		e = errno, what = "cannot make", arg = "/dev/shm";
+	if (!e && mount(NULL, "/dev", NULL,
+			MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			NULL) < 0)
+		e = errno, what = "cannot make read-only", arg = "/dev";
+	if (!e) {
+		rep_set(rep, SANDBOX_MIN_DEV, SANDBOX_STATE_APPLIED, "", NULL, 0);
+		return;
+	}
+	umount2("/dev", MNT_DETACH);
+	rep_set(rep, SANDBOX_MIN_DEV, SANDBOX_STATE_UNAVAILABLE, what, arg, e);
+}
+
 static void child_mounts(const struct sandbox_opts *o, const struct plan *p,
 			 struct sandbox_report *rep)
 {
-	int wfd[8], wfd_err[8];
+	int wfd[8], wfd_err[8], vfd[SANDBOX_MAX_FS], verr[SANDBOX_MAX_FS];
+	int dfd[SANDBOX_MAX_DEV], derr[SANDBOX_MAX_DEV], null_fd = -1;
+	bool hide_paths = p->nfs && !skipped(o->box, SANDBOX_HIDDEN_PATHS);
+	bool min_dev = !skipped(o->box, SANDBOX_MIN_DEV);
 	size_t nw = 0;
 	bool rdonly;
 
-	/* Opened first: the tmpfs over the scratch root covers these paths below. */
+	/* Opened first: the tmpfs mounts below cover these paths. */
 	for (const char *const *w = o->writable; w && *w && nw < ARRAY_SIZE(wfd); w++) {
 		wfd[nw] = open(*w, O_PATH | O_DIRECTORY | O_CLOEXEC);
 		wfd_err[nw++] = errno;
+	}
+	for (size_t i = 0; hide_paths && i < p->nfs; i++) {
+		vfd[i] = p->fs[i].hide ? -1 : open(p->fs[i].path, O_PATH | O_CLOEXEC);
+		verr[i] = errno;
+	}
+	if (hide_paths)
+		null_fd = open("/dev/null", O_PATH | O_CLOEXEC);
+	for (size_t i = 0; min_dev && i < p->ndev; i++) {
+		dfd[i] = open(p->dev[i], O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		derr[i] = errno;
 	}
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
 		rep_set(rep, SANDBOX_READONLY_FS, SANDBOX_STATE_UNAVAILABLE,
 			"making mounts private", NULL, errno);
 		rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE,
 			"making mounts private", NULL, errno);
+		rep_set(rep, SANDBOX_HIDDEN_PATHS, SANDBOX_STATE_UNAVAILABLE,
+			"making mounts private", NULL, errno);
+		rep_set(rep, SANDBOX_MIN_DEV, SANDBOX_STATE_UNAVAILABLE, "making mounts private",
+			NULL, errno);
 		return;
 	}
 	/*
 	 * Read-only: every mount of kgb's namespace, each on its own (a bind remount is not
-	 * recursive). /dev stays as it is: CUDA opens /dev/nvidia*, and a read-only mount would
-	 * not protect device nodes anyway.
+	 * recursive). /dev is left to min_dev: a read-only mount does not protect device nodes.
 	 */
 	rep_set(rep, SANDBOX_READONLY_FS, SANDBOX_STATE_APPLIED, "", NULL, 0);
 	for (char **m = p->mounts; !skipped(o->box, SANDBOX_READONLY_FS) && m && *m; m++) {
@@ -715,6 +1082,18 @@ static void child_mounts(const struct sandbox_opts *o, const struct plan *p,
 			rep_set(rep, SANDBOX_READONLY_FS, SANDBOX_STATE_UNAVAILABLE,
 				"cannot remount read-only", *m, errno);
 	}
+	if (!p->nfs)
+		rep_set(rep, SANDBOX_HIDDEN_PATHS, SANDBOX_STATE_NOT_ENFORCED, "no paths to hide",
+			NULL, 0);
+	else if (p->fs_overflow)
+		rep_set(rep, SANDBOX_HIDDEN_PATHS, SANDBOX_STATE_UNAVAILABLE,
+			"more hidden and visible paths than a worker may have (64)", NULL, 0);
+	else
+		rep_set(rep, SANDBOX_HIDDEN_PATHS, SANDBOX_STATE_APPLIED, "", NULL, 0);
+	if (hide_paths && !p->fs_overflow)
+		child_hide(p, vfd, verr, null_fd, rep);
+	if (min_dev)
+		child_min_dev(p, dfd, derr, rep);
 	rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_APPLIED, "", NULL, 0);
 	if (!skipped(o->box, SANDBOX_PRIVATE_SCRATCH) && access("/dev/shm", F_OK) == 0 &&
 	    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, p->shm_opts) < 0)
@@ -767,10 +1146,21 @@ static void child_mounts(const struct sandbox_opts *o, const struct plan *p,
 				"cannot make writable", w, errno);
 		close(wfd[i]);
 	}
-	if (o->hide && !skipped(o->box, SANDBOX_PRIVATE_SCRATCH) && mount(NULL, o->hide, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID |
-						  MS_NODEV, NULL) < 0)
+	if (o->hide && !skipped(o->box, SANDBOX_PRIVATE_SCRATCH) &&
+	    mount(NULL, o->hide, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV,
+		  NULL) < 0)
 		rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE,
 			"cannot remount read-only", o->hide, errno);
+	if (hide_paths && !p->fs_overflow)
+		child_hide_seal(p, rep);
+	for (size_t i = 0; hide_paths && i < p->nfs; i++)
+		if (vfd[i] >= 0)
+			close(vfd[i]);
+	for (size_t i = 0; min_dev && i < p->ndev; i++)
+		if (dfd[i] >= 0)
+			close(dfd[i]);
+	if (null_fd >= 0)
+		close(null_fd);
 	/* Last: the loop above made the host's /proc read-only; the fresh one stays writable. */
 	if (rep->state[SANDBOX_PIDNS] == SANDBOX_STATE_APPLIED)
 		child_fresh_proc(rep);
@@ -816,10 +1206,14 @@ static void child_namespaces(const struct sandbox *box, const struct plan *p,
 		0);
 	rep_set(rep, SANDBOX_PRIVATE_SCRATCH, SANDBOX_STATE_UNAVAILABLE, "no mount namespace",
 		NULL, 0);
+	rep_set(rep, SANDBOX_MIN_DEV, SANDBOX_STATE_UNAVAILABLE, "no mount namespace", NULL, 0);
+	rep_set(rep, SANDBOX_HIDDEN_PATHS, SANDBOX_STATE_UNAVAILABLE, "no mount namespace", NULL,
+		0);
 }
 
 static void child_limits(const struct sandbox_opts *o, bool boxed, bool in_cgroup,
-			 const struct sandbox *box, struct sandbox_report *rep)
+			 bool in_memcg, const struct plan *p, const struct sandbox *box,
+			 struct sandbox_report *rep)
 {
 	const struct sandbox_limits *l = &o->limits;
 
@@ -842,6 +1236,19 @@ static void child_limits(const struct sandbox_opts *o, bool boxed, bool in_cgrou
 		rep_set(rep, SANDBOX_MEMORY, SANDBOX_STATE_NOT_ENFORCED,
 			l->memory_why ? l->memory_why : "no limit configured", NULL, 0);
 	}
+	/* The same bound on what RLIMIT_AS misses: tmpfs and memfd pages, the page cache. */
+	if (!l->memory_bytes)
+		rep_set(rep, SANDBOX_MEMCG, SANDBOX_STATE_NOT_ENFORCED,
+			l->memory_why ? l->memory_why : "no limit configured", NULL, 0);
+	else if (in_memcg)
+		rep_set(rep, SANDBOX_MEMCG, SANDBOX_STATE_APPLIED,
+			p->memcg_v2 ? "cgroup v2" : "cgroup v1", NULL, 0);
+	else
+		rep_set(rep, SANDBOX_MEMCG, SANDBOX_STATE_UNAVAILABLE,
+			!box->memcg_dir ? box->memcg_why
+			: p->memcg	? "cannot join the worker's memory cgroup"
+					: "cannot make the worker's memory cgroup",
+			NULL, 0);
 	if (!l->procs) {
 		rep_set(rep, SANDBOX_NPROC, SANDBOX_STATE_NOT_ENFORCED, "no limit configured",
 			NULL, 0);
@@ -1056,13 +1463,22 @@ static KGB_NORETURN void child_exec(const struct sandbox_opts *o, const struct p
 				    int in_r, int out_w, int err_w, int rep_w, pid_t parent)
 {
 	const struct sandbox *box = o->box;
-	bool boxed = box && box->mode != SANDBOX_OFF, in_cgroup = false;
+	bool boxed = box && box->mode != SANDBOX_OFF, in_cgroup = false, in_memcg = false;
 	struct sandbox_report rep;
 	enum sandbox_facility missing;
 	int e;
 
 	memset(&rep, 0, sizeof(rep));
-	setpgid(0, 0);
+	/*
+	 * A session of its own, and with it a process group (kgb kills it by its pid, which both
+	 * are named after) and no controlling terminal: /dev/tty does not open (ENXIO), and
+	 * TIOCSTI, which pushes keystrokes into a terminal's input, needs the terminal to be the
+	 * caller's own. Only here: the parent making the child a group leader first (setpgid)
+	 * would make setsid() fail; kgb reads the child's report, written after this, before it
+	 * ever signals the group.
+	 */
+	if (setsid() < 0)
+		_exit(SANDBOX_EXIT_EXEC);
 	/* If kgb dies (kill -9 included), the worker follows instead of running on. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
@@ -1073,14 +1489,24 @@ static KGB_NORETURN void child_exec(const struct sandbox_opts *o, const struct p
 	/* The report pipe becomes fd 3, closed by exec; nothing else of kgb's leaks in. */
 	if (rep_w != 3 && dup3(rep_w, 3, O_CLOEXEC) < 0)
 		_exit(SANDBOX_EXIT_EXEC);
-	/* The one descriptor passed on purpose (dup2 leaves it open across exec). */
-	if (o->pass_fd > SANDBOX_PASS_FD && dup2(o->pass_fd, SANDBOX_PASS_FD) < 0)
+	/* The descriptors passed on purpose (dup2 leaves them open across exec). */
+	if (o->pass_fd > SANDBOX_PEER_FD && dup2(o->pass_fd, SANDBOX_PASS_FD) < 0)
 		_exit(SANDBOX_EXIT_EXEC);
-	syscall(SYS_close_range, o->pass_fd > SANDBOX_PASS_FD ? SANDBOX_PASS_FD + 1U : 4U, ~0U, 0U);
+	if (o->peer_fd > SANDBOX_PEER_FD && dup2(o->peer_fd, SANDBOX_PEER_FD) < 0)
+		_exit(SANDBOX_EXIT_EXEC);
+	if (o->pass_fd <= SANDBOX_PEER_FD)
+		close(SANDBOX_PASS_FD);
+	if (o->peer_fd <= SANDBOX_PEER_FD)
+		close(SANDBOX_PEER_FD);
+	syscall(SYS_close_range, SANDBOX_PEER_FD + 1U, ~0U, 0U);
 	if (boxed) {
 		/* Joined before the user namespace: the cgroup files belong to the outer uid. */
 		if (p->cgroup_procs)
 			in_cgroup = write_file(p->cgroup_procs, "0") == 0;
+		if (p->memcg_procs)
+			in_memcg = write_file(p->memcg_procs, "0") == 0;
+		else if (p->memcg)
+			in_memcg = in_cgroup; /* cgroup v2: one directory for both */
 		child_namespaces(box, p, &rep);
 		/* A new user namespace changed our credentials, which clears the death signal. */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -1088,10 +1514,26 @@ static KGB_NORETURN void child_exec(const struct sandbox_opts *o, const struct p
 			_exit(SANDBOX_EXIT_EXEC);
 		/* From here on, with a pid namespace, this is the worker: pid 2 in it. */
 		child_pidns(box, &rep);
-		if (rep.state[SANDBOX_MNTNS] == SANDBOX_STATE_APPLIED)
+		if (rep.state[SANDBOX_MNTNS] == SANDBOX_STATE_APPLIED) {
 			child_mounts(o, p, &rep);
+		} else {
+			static const enum sandbox_facility need_mntns[] = {
+				SANDBOX_READONLY_FS, SANDBOX_PRIVATE_SCRATCH, SANDBOX_MIN_DEV,
+				SANDBOX_HIDDEN_PATHS};
+
+			for (size_t i = 0; i < ARRAY_SIZE(need_mntns); i++)
+				rep_set(&rep, need_mntns[i], SANDBOX_STATE_UNAVAILABLE,
+					"no mount namespace", NULL, 0);
+		}
+		if (p->env_clean)
+			rep_set(&rep, SANDBOX_CLEAN_ENV, SANDBOX_STATE_APPLIED, "", NULL, 0);
+		rep_set(&rep, SANDBOX_CACHE_CAP,
+			p->quota ? SANDBOX_STATE_APPLIED : SANDBOX_STATE_NOT_ENFORCED,
+			p->quota ? "its size checked by kgb every 200 ms and at the end"
+				 : "no cache directory or no cap",
+			NULL, 0);
 	}
-	child_limits(o, boxed, in_cgroup, box, &rep);
+	child_limits(o, boxed, in_cgroup, in_memcg, p, box, &rep);
 	if (boxed) {
 		e = skipped(box, SANDBOX_CAPS) ? 0 : child_drop_caps();
 		rep_set(&rep, SANDBOX_CAPS, e ? SANDBOX_STATE_UNAVAILABLE : SANDBOX_STATE_APPLIED,
@@ -1113,6 +1555,23 @@ static KGB_NORETURN void child_exec(const struct sandbox_opts *o, const struct p
 					"prctl(PR_SET_SECCOMP)", NULL, errno);
 		} else {
 			rep_set(&rep, SANDBOX_SECCOMP, SANDBOX_STATE_UNAVAILABLE, box->seccomp_why,
+				NULL, 0);
+		}
+		/* A filter of its own, so that it can be left out alone (CUDA's probe). */
+		if (skipped(box, SANDBOX_UNIX_SOCKETS)) {
+			/* the report says so below */
+		} else if (box->unix_filter) {
+			struct sock_fprog prog = {.len = box->unix_filter_len,
+						  .filter = box->unix_filter};
+
+			if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0)
+				rep_set(&rep, SANDBOX_UNIX_SOCKETS, SANDBOX_STATE_APPLIED, "", NULL,
+					0);
+			else
+				rep_set(&rep, SANDBOX_UNIX_SOCKETS, SANDBOX_STATE_UNAVAILABLE,
+					"prctl(PR_SET_SECCOMP)", NULL, errno);
+		} else {
+			rep_set(&rep, SANDBOX_UNIX_SOCKETS, SANDBOX_STATE_UNAVAILABLE, box->unix_why,
 				NULL, 0);
 		}
 	}
@@ -1137,7 +1596,7 @@ static KGB_NORETURN void child_exec(const struct sandbox_opts *o, const struct p
 	if (o->cwd && chdir(o->cwd) < 0)
 		e = errno;
 	else {
-		execvpe(o->argv[0], o->argv, o->envp);
+		execvpe(o->argv[0], o->argv, p->envp);
 		e = errno;
 	}
 	(void)!write(3, &e, sizeof(e));
@@ -1170,14 +1629,14 @@ static char **read_mounts(void)
 }
 
 /* Makes the worker's pids cgroup; NULL when there is none (the child then reports why). */
-static char *cgroup_make(struct sandbox *box, unsigned long procs)
+static char *cgroup_make(struct sandbox *box, unsigned long procs, unsigned long seq)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *max, value[32];
 
-	if (!box->cgroup_dir || !procs)
+	if (!box->cgroup_dir || !procs || skipped(box, SANDBOX_NPROC))
 		return NULL;
-	strbuf_addf(&sb, "%s/kgb-%ld-%lu", box->cgroup_dir, (long)getpid(), box->seq++);
+	strbuf_addf(&sb, "%s/kgb-%ld-%lu", box->cgroup_dir, (long)getpid(), seq);
 	max = path_join(sb.buf, "pids.max");
 	snprintf(value, sizeof(value), "%lu", procs);
 	if ((mkdir(sb.buf, 0755) < 0 && errno != EEXIST) || write_file(max, value) < 0) {
@@ -1188,6 +1647,232 @@ static char *cgroup_make(struct sandbox *box, unsigned long procs)
 	}
 	free(max);
 	return strbuf_detach(&sb, NULL);
+}
+
+/* Writes `value` to the file `name` of cgroup `dir`. */
+static int cgroup_set(const char *dir, const char *name, const char *value)
+{
+	char *path = path_join(dir, name);
+	int r = write_file(path, value);
+
+	free(path);
+	return r;
+}
+
+/*
+ * Makes the worker's memory cgroup with its limit, or NULL. Under cgroup v2 a process is in one
+ * cgroup: when the pids cgroup is the same directory, the limit goes there. No swap: the limit
+ * must hold for tmpfs and memfd pages too, which would otherwise go to swap (v1: where the
+ * kernel accounts swap at all, memory.memsw). One task killed by the OOM killer takes the rest
+ * of the worker with it (v2 memory.oom.group).
+ */
+static char *memcg_make(struct sandbox *box, unsigned long long bytes, unsigned long seq,
+			const char *pids)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char value[32];
+	bool same;
+	int r;
+
+	if (!box->memcg_dir || !bytes || skipped(box, SANDBOX_MEMCG))
+		return NULL;
+	strbuf_addf(&sb, "%s/kgb-%ld-%lu", box->memcg_dir, (long)getpid(), seq);
+	same = pids && !strcmp(pids, sb.buf);
+	snprintf(value, sizeof(value), "%llu", bytes);
+	r = !same && mkdir(sb.buf, 0755) < 0 && errno != EEXIST ? -errno : 0;
+	if (r == 0)
+		r = cgroup_set(sb.buf, memcg_limit_file(box->memcg_v2), value);
+	/* Absent where swap is not accounted (v1 without swapaccount, v2 without swap). */
+	if (r == 0 && (r = cgroup_set(sb.buf, memcg_swap_file(box->memcg_v2),
+				      box->memcg_v2 ? "0" : value)) == -ENOENT)
+		r = 0;
+	if (r == 0 && box->memcg_v2)
+		(void)cgroup_set(sb.buf, "memory.oom.group", "1");
+	if (r < 0) {
+		if (!same)
+			rmdir(sb.buf);
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* How many tasks the kernel's OOM killer killed in a memory cgroup ("oom_kill N"); 0 if unknown. */
+static unsigned long memcg_oom_kills(const char *memcg, bool v2)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = path_join(memcg, v2 ? "memory.events" : "memory.oom_control");
+	unsigned long n = 0;
+	const char *p;
+
+	if (strbuf_read_file(&sb, path, 65536) == 0 && (p = strstr(sb.buf, "oom_kill ")))
+		n = strtoul(p + 9, NULL, 10);
+	free(path);
+	strbuf_release(&sb);
+	return n;
+}
+
+/* Whether the variable ("NAME=value") is one of the allow-list's NAMEs or PREFIX*es. */
+static bool env_allowed(const char *var, const char *const *allow)
+{
+	size_t n = strcspn(var, "=");
+
+	for (; allow && *allow; allow++) {
+		size_t k = strlen(*allow);
+
+		if (k && (*allow)[k - 1] == '*' ? n >= k - 1 && !strncmp(var, *allow, k - 1)
+						 : k == n && !strncmp(var, *allow, n))
+			return true;
+	}
+	return false;
+}
+
+/* clean_env: envp reduced to sandbox_env_default and `extra`, HOME set to `home` (if any). */
+static char **env_clean(char *const *envp, const char *const *extra, const char *home)
+{
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (envp && envp[n])
+		n++;
+	env = xcalloc(n + 2, sizeof(*env));
+	for (size_t i = 0; i < n; i++) {
+		if (home && !strncmp(envp[i], "HOME=", 5))
+			continue;
+		if (env_allowed(envp[i], sandbox_env_default) || env_allowed(envp[i], extra))
+			env[k++] = xstrdup(envp[i]);
+	}
+	if (home) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "HOME=%s", home);
+		env[k++] = strbuf_detach(&sb, NULL);
+	}
+	return env;
+}
+
+/* min_dev: the host's nodes that match sandbox_dev_base and `extra` (globs below /dev). */
+static void plan_dev(struct plan *p, const char *const *extra)
+{
+	const char *const *lists[] = {sandbox_dev_base, extra};
+	size_t alloc = 0;
+
+	for (size_t l = 0; l < ARRAY_SIZE(lists); l++) {
+		for (const char *const *pat = lists[l]; pat && *pat; pat++) {
+			struct strbuf sb = STRBUF_INIT;
+			glob_t g;
+
+			/* Below /dev only. */
+			if (strstr(*pat, "..") || (*pat)[0] == '/')
+				continue;
+			strbuf_addf(&sb, "/dev/%s", *pat);
+			if (glob(sb.buf, 0, NULL, &g) == 0) {
+				for (size_t i = 0; i < g.gl_pathc; i++) {
+					if (p->dev && strv_contains((const char *const *)p->dev,
+								    g.gl_pathv[i]))
+						continue;
+					XGROW(p->dev, p->ndev + 2, alloc);
+					p->dev[p->ndev++] = xstrdup(g.gl_pathv[i]);
+					p->dev[p->ndev] = NULL;
+				}
+				globfree(&g);
+			}
+			strbuf_release(&sb);
+		}
+	}
+	p->dev_overflow = p->ndev > SANDBOX_MAX_DEV;
+}
+
+static bool strictly_under(const char *path, const char *dir)
+{
+	return strcmp(path, dir) && under(path, dir);
+}
+
+/* Whether an op of kind `hide` lies strictly between `outer` and `inner` (below outer). */
+static bool op_between(const struct fs_op *v, size_t n, bool hide, const char *outer,
+		       const char *inner)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].path && v[i].hide == hide && strictly_under(v[i].path, outer) &&
+		    under(inner, v[i].path))
+			return true;
+	return false;
+}
+
+static int fs_op_cmp(const void *a, const void *b)
+{
+	size_t la = strlen(((const struct fs_op *)a)->path),
+	       lb = strlen(((const struct fs_op *)b)->path);
+
+	return la < lb ? -1 : la > lb;
+}
+
+/*
+ * hidden_paths: the resolved hidden and visible paths that change the view, by path length.
+ * A visible path counts only below a hidden one (a path the worker needs inside /root, say);
+ * the same path both ways stays visible; a visible path below another with no hidden one in
+ * between, and a hidden path below another with no visible one in between, add nothing.
+ */
+static void plan_fs(struct plan *p, const char *const *hidden, const char *const *visible)
+{
+	struct fs_op *v = NULL;
+	size_t n = 0, alloc = 0, k = 0;
+	bool *drop;
+
+	for (int hide = 1; hide >= 0; hide--) {
+		for (const char *const *x = hide ? hidden : visible; x && *x; x++) {
+			char *rp = realpath(*x, NULL);
+			struct stat st;
+
+			if (!rp)
+				continue; /* nothing there to hide, or to keep visible */
+			XGROW(v, n + 1, alloc);
+			v[n].path = rp;
+			v[n].hide = hide;
+			v[n++].dir = stat(rp, &st) == 0 && S_ISDIR(st.st_mode);
+		}
+	}
+	drop = xcalloc(n + 1, sizeof(*drop));
+	for (size_t i = 0; i < n; i++) {
+		for (size_t j = 0; j < n && !drop[i]; j++) {
+			if (i == j)
+				continue;
+			/* a duplicate, or hidden and visible: visible */
+			if (!strcmp(v[i].path, v[j].path))
+				drop[i] = v[i].hide == v[j].hide ? j < i : v[i].hide;
+			else if (v[i].hide == v[j].hide && strictly_under(v[i].path, v[j].path))
+				drop[i] = !op_between(v, n, !v[i].hide, v[j].path, v[i].path);
+		}
+		if (!v[i].hide && !drop[i]) {
+			bool below_hidden = false;
+
+			for (size_t j = 0; j < n; j++)
+				below_hidden |= v[j].hide && strictly_under(v[i].path, v[j].path);
+			drop[i] = !below_hidden;
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (drop[i] || k >= SANDBOX_MAX_FS) {
+			p->fs_overflow |= !drop[i];
+			free(v[i].path);
+			continue;
+		}
+		p->fs[k++] = v[i];
+	}
+	p->nfs = k;
+	qsort(p->fs, p->nfs, sizeof(*p->fs), fs_op_cmp);
+	free(drop);
+	free(v);
+}
+
+static void plan_release(struct plan *p)
+{
+	strv_free(p->mounts);
+	strv_free(p->dev);
+	for (size_t i = 0; i < p->nfs; i++)
+		free(p->fs[i].path);
+	if (p->env_clean)
+		strv_free((char **)p->envp);
 }
 
 static ssize_t read_full(int fd, void *buf, size_t len)
@@ -1206,6 +1891,20 @@ static ssize_t read_full(int fd, void *buf, size_t len)
 	return (ssize_t)got;
 }
 
+/*
+ * Records how the child ended; and whether the kernel's OOM killer acted in its memory cgroup,
+ * read now: the cgroup goes with sandbox_destroy(), and sandbox_describe_exit() may come later.
+ */
+static void reaped(struct sandbox_child *c, int status, const struct rusage *ru)
+{
+	c->reaped = true;
+	c->status = status;
+	c->cpu_s = (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec * 1e-6 +
+		   (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec * 1e-6;
+	if (c->memcg)
+		c->oom_killed = memcg_oom_kills(c->memcg, c->memcg_v2) > 0;
+}
+
 static void wait_blocking(struct sandbox_child *c)
 {
 	while (!c->reaped) {
@@ -1214,10 +1913,7 @@ static void wait_blocking(struct sandbox_child *c)
 		pid_t r = wait4(c->pid, &status, 0, &ru);
 
 		if (r == c->pid) {
-			c->reaped = true;
-			c->status = status;
-			c->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
-				   (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+			reaped(c, status, &ru);
 		} else if (r < 0 && errno != EINTR) {
 			break;
 		}
@@ -1230,7 +1926,8 @@ int sandbox_spawn(const struct sandbox_opts *o, struct sandbox_child *ret, struc
 	struct sandbox *box = (struct sandbox *)o->box;
 	bool boxed = box && box->mode != SANDBOX_OFF;
 	struct plan plan = {0};
-	char *cgroup = NULL, *procs = NULL;
+	char *cgroup = NULL, *procs = NULL, *memcg = NULL, *memcg_procs = NULL;
+	unsigned long seq;
 	pid_t parent = getpid(), pid;
 	enum sandbox_facility missing;
 	ssize_t n;
@@ -1260,12 +1957,31 @@ int sandbox_spawn(const struct sandbox_opts *o, struct sandbox_child *ret, struc
 			 scratch);
 		snprintf(plan.shm_opts, sizeof(plan.shm_opts), "size=%llu,mode=1777",
 			 SANDBOX_SHM_BYTES);
-		cgroup = cgroup_make(box, o->limits.procs);
+		seq = box->seq++;
+		cgroup = cgroup_make(box, o->limits.procs, seq);
 		if (cgroup) {
 			procs = path_join(cgroup, "cgroup.procs");
 			plan.cgroup_procs = procs;
 		}
+		memcg = memcg_make(box, o->limits.memory_bytes, seq, cgroup);
+		plan.memcg = memcg;
+		plan.memcg_v2 = box->memcg_v2;
+		if (memcg && (!cgroup || strcmp(memcg, cgroup))) {
+			memcg_procs = path_join(memcg, "cgroup.procs");
+			plan.memcg_procs = memcg_procs;
+		}
+		if (!skipped(box, SANDBOX_CLEAN_ENV)) {
+			plan.envp = env_clean(o->envp, o->env_allow, o->cwd);
+			plan.env_clean = true;
+		}
+		if (!skipped(box, SANDBOX_MIN_DEV))
+			plan_dev(&plan, o->dev_nodes);
+		if (!skipped(box, SANDBOX_HIDDEN_PATHS))
+			plan_fs(&plan, o->hidden, o->visible);
+		plan.quota = o->quota_dir && o->limits.cache_bytes && !skipped(box, SANDBOX_CACHE_CAP);
 	}
+	if (!plan.envp)
+		plan.envp = o->envp;
 	pid = fork();
 	if (pid < 0) {
 		strbuf_addf(err, "cannot fork: %s", strerror(errno));
@@ -1273,11 +1989,18 @@ int sandbox_spawn(const struct sandbox_opts *o, struct sandbox_child *ret, struc
 	}
 	if (pid == 0)
 		child_exec(o, &plan, in[0], out[1], er[1], rep[1], parent);
-	/* Also from the parent, so a kill of the group cannot race the child's setpgid. */
-	setpgid(pid, pid);
 	ret->pid = pid;
 	ret->cgroup = cgroup;
 	cgroup = NULL;
+	ret->memcg = memcg;
+	memcg = NULL;
+	ret->memcg_v2 = box && box->memcg_v2;
+	ret->memcg_bytes = o->limits.memory_bytes;
+	if (plan.quota) {
+		ret->quota_dir = xstrdup(o->quota_dir);
+		ret->quota_bytes = o->limits.cache_bytes;
+		ret->quota_next_s = monotonic_s() + SANDBOX_QUOTA_PERIOD_S;
+	}
 	sandbox_close_fd(&in[0]);
 	sandbox_close_fd(&out[1]);
 	sandbox_close_fd(&er[1]);
@@ -1317,7 +2040,8 @@ int sandbox_spawn(const struct sandbox_opts *o, struct sandbox_child *ret, struc
 		ret->pidfd = -1;
 	sandbox_close_fd(&rep[0]);
 	free(procs);
-	strv_free(plan.mounts);
+	free(memcg_procs);
+	plan_release(&plan);
 	return 0;
 fail:
 	for (int i = 0; i < 2; i++) {
@@ -1326,13 +2050,96 @@ fail:
 		sandbox_close_fd(&er[i]);
 		sandbox_close_fd(&rep[i]);
 	}
+	if (memcg && (!cgroup || strcmp(memcg, cgroup)))
+		cgroup_remove(memcg);
+	free(memcg);
 	if (cgroup) {
 		cgroup_remove(cgroup);
 		free(cgroup);
 	}
 	free(procs);
-	strv_free(plan.mounts);
+	free(memcg_procs);
+	plan_release(&plan);
 	return r;
+}
+
+/* The walk of quota_usage(): stops once `limit` is passed, or below 16 levels. */
+static void quota_walk(int dirfd, unsigned depth, unsigned long long limit,
+		       unsigned long long *used)
+{
+	DIR *d;
+	struct dirent *de;
+
+	if (depth > 16) {
+		*used = limit + 1; /* deeper than any cache: over */
+		close(dirfd);
+		return;
+	}
+	d = fdopendir(dirfd);
+	if (!d) {
+		close(dirfd);
+		return;
+	}
+	while (*used <= limit && (de = readdir(d))) {
+		struct stat st;
+		unsigned long long b;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		/* What the disk holds; an entry costs an inode and a block at least. */
+		b = (unsigned long long)st.st_blocks * 512;
+		*used += b > 4096 ? b : 4096;
+		if (S_ISDIR(st.st_mode)) {
+			int sub = openat(dirfd, de->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			if (sub >= 0)
+				quota_walk(sub, depth + 1, limit, used);
+		}
+	}
+	closedir(d);
+}
+
+/* The disk space of a directory tree, counted up to a little past `limit`. */
+static unsigned long long quota_usage(const char *dir, unsigned long long limit)
+{
+	unsigned long long used = 0;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd >= 0)
+		quota_walk(fd, 0, limit, &used);
+	return used;
+}
+
+/* Measures the child's cache; over its cap, kills the group. */
+static void quota_check(struct sandbox_child *c)
+{
+	if (!c->quota_dir || c->quota_exceeded)
+		return;
+	c->quota_used = quota_usage(c->quota_dir, c->quota_bytes);
+	c->quota_next_s = monotonic_s() + SANDBOX_QUOTA_PERIOD_S;
+	if (c->quota_used > c->quota_bytes) {
+		c->quota_exceeded = true;
+		sandbox_kill_group(c);
+	}
+}
+
+bool sandbox_quota_exceeded(struct sandbox_child *c, struct strbuf *detail)
+{
+	quota_check(c);
+	if (!c->quota_exceeded)
+		return false;
+	if (detail)
+		strbuf_addf(detail,
+			    "Triton cache over its cap: more than %llu MiB on disk in '%s' (the "
+			    "cap is %llu MiB; the cache is removed)",
+			    c->quota_bytes >> 20, c->quota_dir, c->quota_bytes >> 20);
+	/* Nothing of it may reach a later job (the candidate's timing, a re-run's cache). */
+	rm_rf(c->quota_dir);
+	(void)mkdir(c->quota_dir, 0700);
+	return true;
 }
 
 bool sandbox_reap(struct sandbox_child *c)
@@ -1341,17 +2148,15 @@ bool sandbox_reap(struct sandbox_child *c)
 	struct rusage ru;
 	pid_t r;
 
+	if (c->quota_dir && !c->reaped && monotonic_s() >= c->quota_next_s)
+		quota_check(c);
 	if (c->reaped)
 		return true;
 	do
 		r = wait4(c->pid, &status, WNOHANG, &ru);
 	while (r < 0 && errno == EINTR);
-	if (r == c->pid) {
-		c->reaped = true;
-		c->status = status;
-		c->cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
-			   (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
-	}
+	if (r == c->pid)
+		reaped(c, status, &ru);
 	return c->reaped;
 }
 
@@ -1362,6 +2167,8 @@ void sandbox_kill_group(struct sandbox_child *c)
 	/* A process that left the group (setsid) is still in the cgroup. */
 	if (c->cgroup)
 		cgroup_kill_all(c->cgroup);
+	if (c->memcg && (!c->cgroup || strcmp(c->memcg, c->cgroup)))
+		cgroup_kill_all(c->memcg);
 }
 
 void sandbox_destroy(struct sandbox_child *c)
@@ -1373,11 +2180,19 @@ void sandbox_destroy(struct sandbox_child *c)
 	sandbox_close_fd(&c->out_fd);
 	sandbox_close_fd(&c->err_fd);
 	sandbox_close_fd(&c->pidfd);
+	if (c->memcg) {
+		if (!c->cgroup || strcmp(c->memcg, c->cgroup))
+			cgroup_remove(c->memcg);
+		free(c->memcg);
+		c->memcg = NULL;
+	}
 	if (c->cgroup) {
 		cgroup_remove(c->cgroup);
 		free(c->cgroup);
 		c->cgroup = NULL;
 	}
+	free(c->quota_dir);
+	c->quota_dir = NULL;
 }
 
 bool sandbox_report_missing(const struct sandbox_report *r, enum sandbox_facility *ret_first)
@@ -1462,6 +2277,19 @@ void sandbox_describe_exit(const struct sandbox_child *c, const struct sandbox_l
 				 "architecture, which the seccomp filter rejects", sig);
 		break;
 	case SIGKILL:
+		if (c->quota_exceeded) {
+			strbuf_addf(out, "killed by signal %d (SIGKILL): Triton cache over its cap "
+					 "of %llu MiB", sig, c->quota_bytes >> 20);
+			break;
+		}
+		/* The kernel's OOM killer, at the memory cgroup's limit. */
+		if (c->oom_killed) {
+			strbuf_addf(out, "killed by signal %d (SIGKILL): memory cgroup limit ", sig);
+			add_mib(out, c->memcg_bytes);
+			strbuf_addstr(out, " (resident, tmpfs and memfd pages), the kernel's OOM "
+					   "killer");
+			break;
+		}
 		/* SIGXCPU ignored: the kernel sends SIGKILL at the hard limit. */
 		if (l->cpu_s && c->cpu_s >= (double)l->cpu_s)
 			strbuf_addf(out, "killed by signal %d (SIGKILL): CPU time limit %llu s "

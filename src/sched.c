@@ -2,15 +2,18 @@
 
 #include <errno.h>
 #include <math.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "proto.h"
 #include "sandbox.h"
 #include "util/fs.h"
@@ -33,6 +36,12 @@ struct slot {
 	unsigned long long stderr_bytes;
 	char *scratch;
 	struct sched_result res;
+	/* The job's runner (sched_opts.runner_argv): stdout and stderr go to runner_tail only. */
+	bool has_runner;
+	struct sandbox_child runner;
+	char *runner_scratch;
+	struct strbuf runner_tail;
+	unsigned long long runner_bytes;
 };
 
 static char **build_env(char *const *base, const char *devices, const char *triton_cache,
@@ -81,6 +90,7 @@ struct prep {
 	char *cache; /* owned: the Triton cache */
 	char **env;  /* owned */
 	const char *writable[2];
+	const char **visible; /* owned array of borrowed strings: o->visible, the job's own */
 	struct sandbox_opts so;
 };
 
@@ -89,6 +99,7 @@ static void prep_release(struct prep *p)
 	free(p->dir);
 	free(p->cache);
 	strv_free(p->env);
+	free(p->visible);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -97,10 +108,17 @@ static void prep_release(struct prep *p)
  * by the jobs of one key, else a private one inside the scratch directory. Everything but
  * argv and the fds is set in p->so.
  */
+enum worker_role {
+	ROLE_WORKER, /* judge and runner in one (no runner_argv) */
+	ROLE_JUDGE,  /* no Triton cache of the candidate's, the GPU lock, the task visible */
+	ROLE_RUNNER, /* the candidate's Triton cache, no lock, no task directory */
+};
+
 static int prep_worker(const struct sched_opts *o, const char *name, unsigned slot,
-		       const char *cache_key, char *const *argv, struct prep *p,
-		       struct strbuf *err)
+		       const char *cache_key, const struct sched_job *job, char *const *argv,
+		       enum worker_role role, struct prep *p, struct strbuf *err)
 {
+	size_t nv = 0;
 	struct strbuf sb = STRBUF_INIT;
 	int r;
 
@@ -134,7 +152,7 @@ static int prep_worker(const struct sched_opts *o, const char *name, unsigned sl
 	} else {
 		p->cache = path_join(p->dir, "triton-cache");
 	}
-	if (o->gpu_lock_fd > 0) {
+	if (o->gpu_lock_fd > 0 && role != ROLE_RUNNER) {
 		unsigned gpu = slot;
 
 		/* The lock's index is the GPU's: the first slot on the same device. */
@@ -157,6 +175,102 @@ static int prep_worker(const struct sched_opts *o, const char *name, unsigned sl
 	p->so.hide = o->cache_root ? o->cache_root : o->scratch_root;
 	p->so.writable = p->writable;
 	p->so.limits = o->limits;
+	/*
+	 * The filesystem view, devices and variables (sandbox.h); the cache's size is capped. The
+	 * job's task directory and candidate stay visible where o->hidden covers them.
+	 */
+	while (o->visible && o->visible[nv])
+		nv++;
+	p->visible = xcalloc(nv + 3, sizeof(*p->visible));
+	memcpy(p->visible, o->visible ? o->visible : p->visible, nv * sizeof(*p->visible));
+	if (job && job->task && role != ROLE_RUNNER)
+		p->visible[nv++] = job->task->dir;
+	if (job)
+		p->visible[nv++] = job->candidate;
+	p->so.visible = p->visible;
+	p->so.hidden = role == ROLE_RUNNER && o->runner_hidden ? o->runner_hidden : o->hidden;
+	p->so.dev_nodes = o->dev_nodes;
+	p->so.env_allow = o->env_allow;
+	p->so.quota_dir = p->cache;
+	return 0;
+}
+
+/* A descriptor moved above SANDBOX_PEER_FD (the sandbox passes it on as that fd). */
+static int above_peer_fd(int fd)
+{
+	int moved = fcntl(fd, F_DUPFD_CLOEXEC, SANDBOX_PEER_FD + 1);
+
+	close(fd);
+	return moved;
+}
+
+static void stop_runner(struct slot *s, int judge_end)
+{
+	if (judge_end >= 0)
+		close(judge_end);
+	if (!s->has_runner)
+		return;
+	sandbox_destroy(&s->runner);
+	if (s->runner_scratch)
+		rm_rf(s->runner_scratch);
+	free(s->runner_scratch);
+	s->runner_scratch = NULL;
+	strbuf_release(&s->runner_tail);
+	s->has_runner = false;
+}
+
+/*
+ * Starts the job's runner with one end of a new socket; *ret_judge_end is the other, for the
+ * judge. The runner's stdin is closed at once: it reads only from its judge.
+ */
+static int start_runner(const struct sched_opts *o, struct slot *s, struct sched_job *job,
+			const char *name, int *ret_judge_end, struct strbuf *err)
+{
+	struct strbuf rname = STRBUF_INIT;
+	struct prep p;
+	int sv[2], r;
+
+	*ret_judge_end = -1;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+		strbuf_addf(err, "socketpair: %s", strerror(errno));
+		return -errno;
+	}
+	sv[0] = above_peer_fd(sv[0]);
+	sv[1] = above_peer_fd(sv[1]);
+	if (sv[0] < 0 || sv[1] < 0) {
+		strbuf_addf(err, "cannot move the runner's socket: %s", strerror(errno));
+		if (sv[0] >= 0)
+			close(sv[0]);
+		if (sv[1] >= 0)
+			close(sv[1]);
+		return -EMFILE;
+	}
+	strbuf_addf(&rname, "%s-runner", name);
+	r = prep_worker(o, rname.buf, s->index, job->cache_key, job, o->runner_argv, ROLE_RUNNER,
+			&p, err);
+	strbuf_release(&rname);
+	if (r < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return r;
+	}
+	p.so.peer_fd = sv[1];
+	r = sandbox_spawn(&p.so, &s->runner, err);
+	close(sv[1]);
+	if (r < 0) {
+		close(sv[0]);
+		rm_rf(p.dir);
+		prep_release(&p);
+		return r;
+	}
+	sandbox_close_fd(&s->runner.in_fd);
+	s->has_runner = true;
+	s->runner_scratch = p.dir;
+	p.dir = NULL;
+	prep_release(&p);
+	strbuf_init(&s->runner_tail, 0);
+	s->runner_bytes = 0;
+	*ret_judge_end = sv[0];
 	return 0;
 }
 
@@ -165,16 +279,31 @@ static int slot_start(const struct sched_opts *o, struct slot *s, struct sched_j
 {
 	struct strbuf name = STRBUF_INIT;
 	struct prep p;
-	int r;
+	int r, sv = -1;
 
 	strbuf_addf(&name, "slot%u-%lu", s->index, seq);
-	r = prep_worker(o, name.buf, s->index, job->cache_key, o->argv, &p, err);
+	if (o->runner_argv) {
+		r = start_runner(o, s, job, name.buf, &sv, err);
+		if (r < 0) {
+			strbuf_release(&name);
+			return r;
+		}
+	}
+	/* The judge compiles nothing of the candidate's: a private Triton cache. */
+	r = prep_worker(o, name.buf, s->index, o->runner_argv ? NULL : job->cache_key, job,
+			o->argv, o->runner_argv ? ROLE_JUDGE : ROLE_WORKER, &p, err);
 	strbuf_release(&name);
-	if (r < 0)
+	if (r < 0) {
+		stop_runner(s, sv);
 		return r;
+	}
+	p.so.peer_fd = sv;
 	memset(&s->res, 0, sizeof(s->res));
 	r = sandbox_spawn(&p.so, &s->child, err);
+	if (sv >= 0)
+		close(sv);
 	if (r < 0) {
+		stop_runner(s, -1);
 		rm_rf(p.dir);
 		prep_release(&p);
 		return r;
@@ -355,6 +484,36 @@ static void read_stderr(struct slot *s)
 		sandbox_close_fd(&s->child.err_fd);
 }
 
+/* The runner's stdout and stderr, both kept as one tail; over the output limit it stops. */
+static void read_runner(struct slot *s, int *fd)
+{
+	char buf[8192];
+	ssize_t n;
+
+	for (;;) {
+		n = read(*fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n <= 0)
+			break;
+		s->runner_bytes += (unsigned long long)n;
+		if (s->runner_bytes > SCHED_MAX_STDERR_BYTES && !s->output_limit) {
+			s->output_limit = true;
+			sandbox_kill_group(&s->runner);
+			sandbox_kill_group(&s->child);
+		}
+		strbuf_add(&s->runner_tail, buf, (size_t)n);
+		if (s->runner_tail.len > SCHED_STDERR_TAIL) {
+			size_t drop = s->runner_tail.len - SCHED_STDERR_TAIL;
+			memmove(s->runner_tail.buf, s->runner_tail.buf + drop, SCHED_STDERR_TAIL);
+			strbuf_setlen(&s->runner_tail, SCHED_STDERR_TAIL);
+		}
+	}
+	sandbox_close_fd(fd);
+}
+
 static void write_stdin(struct slot *s)
 {
 	while (s->in_off < s->job_len) {
@@ -383,9 +542,15 @@ static void last_stderr_line(struct strbuf *tail, struct strbuf *out)
 	start = end;
 	while (start && tail->buf[start - 1] != '\n')
 		start--;
-	if (end > start)
-		strbuf_addf(out, ": %.*s", (int)(end - start > 300 ? 300 : end - start),
-			    tail->buf + start);
+	if (end > start) {
+		/* The worker wrote it: no raw control characters, valid UTF-8 (escape.h). */
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_add(&line, tail->buf + start, end - start > 300 ? 300 : end - start);
+		strbuf_addstr(out, ": ");
+		escape_text(out, line.buf);
+		strbuf_release(&line);
+	}
 }
 
 /*
@@ -422,6 +587,16 @@ static void decide_verdict(const struct sched_opts *o, struct slot *s)
 	int st = s->child.status;
 	bool boxed = sandbox_mode(o->box) != SANDBOX_OFF;
 
+	/* A Triton cache over its cap is the verdict, whatever else the worker did. */
+	if ((s->child.quota_dir && sandbox_quota_exceeded(&s->child, NULL)) ||
+	    (s->has_runner && s->runner.quota_dir && sandbox_quota_exceeded(&s->runner, NULL))) {
+		r->verdict = "crash";
+		strbuf_reset(&r->detail);
+		strbuf_addf(&r->detail, "Triton cache over its cap of %llu MiB after %zu of %zu "
+					"cases (the cache is removed)",
+			    o->limits.cache_bytes >> 20, r->cases_done, s->job->nr_cases);
+		return;
+	}
 	if (s->protocol_error) {
 		r->verdict = "protocol";
 		return;
@@ -445,12 +620,27 @@ static void decide_verdict(const struct sched_opts *o, struct slot *s)
 			    s->deadline_s - s->start_s, r->cases_done, s->job->nr_cases);
 		return;
 	}
+	if (s->has_runner && WIFEXITED(st) && WEXITSTATUS(st) == SCHED_EXIT_RUNNER_LOST) {
+		/* The candidate's process died or stopped answering: described as a worker's. */
+		r->verdict = "crash";
+		if (host_memory_error(s->runner_tail.buf))
+			memory_prefix(&o->limits, boxed, &r->detail);
+		strbuf_addstr(&r->detail, "worker ");
+		if (s->runner.reaped)
+			sandbox_describe_exit(&s->runner, &o->limits, &r->detail);
+		else
+			strbuf_addstr(&r->detail, "stopped answering its judge");
+		strbuf_addf(&r->detail, " after %zu of %zu cases", r->cases_done,
+			    s->job->nr_cases);
+		last_stderr_line(&s->runner_tail, &r->detail);
+		return;
+	}
 	if (WIFSIGNALED(st) || !s->got_done || r->cases_done < s->job->nr_cases ||
 	    WEXITSTATUS(st) != 0) {
 		r->verdict = "crash";
 		if (host_memory_error(r->stderr_tail.buf))
 			memory_prefix(&o->limits, boxed, &r->detail);
-		strbuf_addstr(&r->detail, "worker ");
+		strbuf_addstr(&r->detail, s->has_runner ? "judge " : "worker ");
 		sandbox_describe_exit(&s->child, &o->limits, &r->detail);
 		strbuf_addf(&r->detail, " after %zu of %zu cases", r->cases_done,
 			    s->job->nr_cases);
@@ -459,6 +649,33 @@ static void decide_verdict(const struct sched_opts *o, struct slot *s)
 	}
 judge_cases:
 	sched_judge_cases(o, r->cases, s->job->nr_cases, r);
+}
+
+/*
+ * Appends "; 7 of 20 cases failed: 3, 4, 9, 12, 15, ..." to a detail that names the first
+ * failing case only, so that one bad shape is told apart from a kernel wrong everywhere.
+ * Skipped cases (platform or stop_on_fail) are not failures.
+ */
+static void add_failure_count(json_t *cases, size_t nr, struct strbuf *detail)
+{
+	enum { SHOWN = 5 };
+	size_t failed = 0, shown = 0;
+	struct strbuf ids = STRBUF_INIT;
+
+	for (size_t i = 0; i < nr; i++) {
+		const char *v = json_string_value(json_object_get(json_array_get(cases, i),
+								  "verdict"));
+
+		if (v && (!strcmp(v, "pass") || !strcmp(v, "skipped")))
+			continue;
+		failed++;
+		if (shown < SHOWN)
+			strbuf_addf(&ids, "%s%zu", shown++ ? ", " : "", i);
+	}
+	if (failed > 1)
+		strbuf_addf(detail, "; %zu of %zu cases failed: %s%s", failed, nr, ids.buf,
+			    failed > shown ? ", ..." : "");
+	strbuf_release(&ids);
 }
 
 void sched_judge_cases(const struct sched_opts *o, json_t *cases, size_t nr,
@@ -502,12 +719,14 @@ void sched_judge_cases(const struct sched_opts *o, json_t *cases, size_t nr,
 		}
 		strbuf_addf(&r->detail, "case %zu: %s", i,
 			    json_is_string(msg) ? json_string_value(msg) : r->verdict);
+		add_failure_count(cases, nr, &r->detail);
 		break;
 	}
 }
 
 static void slot_release(struct slot *s)
 {
+	stop_runner(s, -1);
 	sandbox_destroy(&s->child);
 	if (s->scratch)
 		rm_rf(s->scratch);
@@ -530,6 +749,14 @@ static int slot_finish(const struct sched_opts *o, struct slot *s, sched_done_fn
 
 	/* Grandchildren the candidate left behind die with the group. */
 	sandbox_kill_group(&s->child);
+	if (s->has_runner) {
+		sandbox_kill_group(&s->runner);
+		/* What the runner printed, after the judge's, for `kgb -vv eval`. */
+		if (s->runner_tail.len) {
+			strbuf_addstr(&s->res.stderr_tail, "\n--- runner ---\n");
+			strbuf_add(&s->res.stderr_tail, s->runner_tail.buf, s->runner_tail.len);
+		}
+	}
 	decide_verdict(o, s);
 	s->res.wall_ms = (monotonic_s() - s->start_s) * 1e3;
 	r = done(ctx, s->job, &s->res);
@@ -573,7 +800,7 @@ int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sch
 	/* Each slot has its running worker and up to o->standby started ahead. */
 	unsigned nworkers = nslots * (1 + o->standby);
 	struct slot *slots = xcalloc(nworkers, sizeof(*slots));
-	struct pollfd *pfds = xcalloc(nworkers * 4, sizeof(*pfds));
+	struct pollfd *pfds = xcalloc(nworkers * 7, sizeof(*pfds));
 	size_t next = 0;
 	unsigned long seq = 0;
 	int ret = 0;
@@ -609,6 +836,17 @@ int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sch
 			/* Without a pidfd, exits are noticed at the 250 ms wake-ups below. */
 			if (s->child.pidfd >= 0 && !s->child.reaped)
 				pfds[np++] = (struct pollfd){.fd = s->child.pidfd, .events = POLLIN};
+			if (s->has_runner) {
+				if (s->runner.out_fd >= 0)
+					pfds[np++] = (struct pollfd){.fd = s->runner.out_fd,
+								     .events = POLLIN};
+				if (s->runner.err_fd >= 0)
+					pfds[np++] = (struct pollfd){.fd = s->runner.err_fd,
+								     .events = POLLIN};
+				if (s->runner.pidfd >= 0 && !s->runner.reaped)
+					pfds[np++] = (struct pollfd){.fd = s->runner.pidfd,
+								     .events = POLLIN};
+			}
 		}
 		if (!busy)
 			break;
@@ -634,13 +872,32 @@ int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sch
 				read_stdout(s);
 			if (s->child.err_fd >= 0)
 				read_stderr(s);
+			if (s->has_runner) {
+				if (s->runner.out_fd >= 0)
+					read_runner(s, &s->runner.out_fd);
+				if (s->runner.err_fd >= 0)
+					read_runner(s, &s->runner.err_fd);
+				if (sandbox_reap(&s->runner))
+					sandbox_kill_group(&s->runner);
+			}
 			if (!s->timed_out && now >= s->deadline_s) {
 				s->timed_out = true;
 				sandbox_kill_group(&s->child);
+				if (s->has_runner)
+					sandbox_kill_group(&s->runner);
 			}
 			if (sandbox_reap(&s->child)) {
 				/* The worker is gone; whoever still holds its pipes goes too. */
 				sandbox_kill_group(&s->child);
+				/*
+				 * A judge whose runner stopped answering waits for the runner's end
+				 * (or the timeout), to tell how it ended: a runner that closed its
+				 * socket may still be running the candidate.
+				 */
+				if (s->has_runner && !s->runner.reaped &&
+				    WIFEXITED(s->child.status) &&
+				    WEXITSTATUS(s->child.status) == SCHED_EXIT_RUNNER_LOST)
+					continue;
 				if (s->out_eof && s->err_eof) {
 					int r = slot_finish(o, s, done, ctx);
 					if (r < 0 && ret == 0) {
@@ -736,6 +993,7 @@ void sched_default_limits(struct sandbox_limits *ret, const char *platform, doub
 	 */
 	ret->cpu_s = (unsigned long long)(2 * timeout_s + 0.999) * share;
 	ret->file_bytes = 1ULL << 30;
+	ret->cache_bytes = 512ULL << 20;
 	ret->open_files = 4096;
 	ret->procs = 1024;
 	ret->scratch_bytes = 1ULL << 30;
@@ -759,7 +1017,7 @@ int sched_probe_sandbox(const struct sched_opts *o, struct sandbox_report *ret,
 	char *argv[] = {"true", NULL};
 	struct sandbox_child c;
 	struct prep p;
-	int r = prep_worker(o, "slot0-probe", 0, "probe", argv, &p, err);
+	int r = prep_worker(o, "slot0-probe", 0, "probe", NULL, argv, ROLE_WORKER, &p, err);
 
 	if (r < 0)
 		return r;
@@ -780,10 +1038,10 @@ int sched_exec(const struct sched_opts *o, char *const *argv, struct sched_exec_
 	struct sandbox_child c;
 	struct prep p;
 	double deadline;
-	int r = prep_worker(o, "slot0-exec", 0, "exec", argv, &p, err);
+	int r = prep_worker(o, "slot0-exec", 0, "exec", NULL, argv, ROLE_WORKER, &p, err);
 
 	strbuf_init(&ret->detail, 0);
-	ret->timed_out = false;
+	ret->timed_out = ret->over_quota = false;
 	if (r < 0)
 		return r;
 	p.so.inherit_stdio = true;
@@ -801,18 +1059,21 @@ int sched_exec(const struct sched_opts *o, char *const *argv, struct sched_exec_
 			sandbox_kill_group(&c);
 			break;
 		}
-		/* Without a pidfd, look again every 50 ms. */
+		/* Without a pidfd, look again every 50 ms; the cache's size every 200 ms. */
 		if (c.pidfd < 0)
 			left = left < 0.05 ? left : 0.05;
+		else if (c.quota_dir)
+			left = left < 0.2 ? left : 0.2;
 		if (poll(&pfd, c.pidfd >= 0 ? 1 : 0, (int)(left * 1000) + 1) < 0 && errno != EINTR)
 			break;
 	}
+	ret->over_quota = sandbox_quota_exceeded(&c, &ret->detail);
 	/* Its children go with it, as a worker's do. */
 	sandbox_destroy(&c);
 	ret->status = c.status;
-	if (ret->timed_out)
+	if (ret->timed_out && !ret->over_quota)
 		strbuf_addf(&ret->detail, "timeout: no exit within %.0f s", o->timeout_s);
-	else
+	else if (!ret->over_quota)
 		sandbox_describe_exit(&c, &o->limits, &ret->detail);
 out:
 	rm_rf(p.dir);

@@ -10,9 +10,10 @@
  *
  * Every worker runs in the sandbox of o->box (sandbox.h) with o->limits: its working directory
  * <scratch_root>/slot<i>-<seq> is a fresh tmpfs, the job's Triton cache
- * <scratch_root>/triton-<key> stays writable (and persists, for the candidate's timing job),
- * everything else under scratch_root is hidden and the rest of the filesystem is read-only.
- * TMPDIR points at the scratch directory.
+ * <scratch_root>/triton-<key> stays writable (and persists, for the candidate's timing job) up
+ * to limits.cache_bytes (over it: `crash`), everything else under scratch_root is hidden, so
+ * are o->hidden but for o->visible, the job's task directory and its candidate, and the rest of
+ * the filesystem is read-only. TMPDIR and HOME point at the scratch directory.
  *
  * A misbehaving candidate is data, not an error: sched_run() returns negative only when kgb
  * itself cannot go on (cannot fork, the callback failed, a strict sandbox is missing a
@@ -31,6 +32,9 @@
 #include "util/compiler.h"
 #include "util/strbuf.h"
 
+/* The judge's exit status when its runner died or stopped answering (runtime/worker.py). */
+#define SCHED_EXIT_RUNNER_LOST 6
+
 /* Keep at most this much of a worker's stderr (its end) for the verdict detail. */
 #define SCHED_STDERR_TAIL 4096
 /* A worker that writes more than this to stderr (a print loop) is stopped: `crash`. */
@@ -41,6 +45,12 @@ struct sched_job {
 	size_t nr_cases;
 	const char *job_line;	 /* borrowed; one line ending in '\n' */
 	const char *cache_key;	 /* borrowed or NULL: jobs with one key share a Triton cache */
+	/*
+	 * Borrowed or NULL: the candidate's file, kept visible (read-only) to its worker where
+	 * o->hidden covers it (`eval --solutions DIR` hides DIR: the other candidates), as is the
+	 * task's directory (task->dir) where it covers the catalog.
+	 */
+	const char *candidate;
 	void *data;		 /* the caller's */
 };
 
@@ -84,6 +94,27 @@ struct sched_opts {
 	int gpu_lock_fd;
 	struct sandbox *box;	   /* borrowed; NULL: no sandbox (sandbox.h) */
 	struct sandbox_limits limits;
+	/*
+	 * What every worker's sandbox hides and keeps visible, the device nodes of its /dev and
+	 * the variables it keeps: NULL-terminated lists, borrowed, NULL for none (sandbox_opts).
+	 */
+	const char *const *hidden;
+	const char *const *visible;
+	/*
+	 * The trust boundary (docs/security.md): with runner_argv set, each job is two processes
+	 * in sandboxes of their own. The judge (argv) never imports the candidate: it holds the
+	 * job, the protocol channel to kgb (its stdout), the task's reference, every comparison
+	 * and verdict, and the GPU lock. The runner (runner_argv) imports and runs the candidate
+	 * and talks only to its judge, over a socket each gets as fd SANDBOX_PEER_FD; kgb reads
+	 * only its output's tail and its exit. The runner sees runner_hidden (or hidden) and
+	 * neither the task's directory nor anything of the judge. A judge that says its runner
+	 * stopped answering (exit status SCHED_EXIT_RUNNER_LOST) ends the job as the runner's
+	 * death: `crash` with how it ended. NULL: one worker does both (`kgb sandbox-exec`).
+	 */
+	char *const *runner_argv;
+	const char *const *runner_hidden;
+	const char *const *dev_nodes;
+	const char *const *env_allow;
 };
 
 /*
@@ -103,7 +134,8 @@ void sched_slot_devices_free(char **devices);
  * The limits of a worker on `platform` with `slots` workers at once: CPU time twice the
  * timeout times the worker's share of the cores; address space the worker's share of the
  * RAM (at least 4 GiB) on the interpreter, none on cuda (CUDA reserves terabytes of virtual
- * address space); 1024 processes and threads; 4096 files; 1 GiB per file and of scratch.
+ * address space); 1024 processes and threads; 4096 files; 1 GiB per file and of scratch;
+ * 512 MiB of Triton cache.
  */
 void sched_default_limits(struct sandbox_limits *ret, const char *platform, double timeout_s,
 			  unsigned slots);
@@ -120,6 +152,7 @@ int sched_probe_sandbox(const struct sched_opts *o, struct sandbox_report *ret,
 struct sched_exec_result {
 	int status;		  /* wait status */
 	bool timed_out;
+	bool over_quota;	  /* its Triton cache went over limits.cache_bytes (detail says) */
 	struct sandbox_report report;
 	struct strbuf detail;	  /* how it ended (sandbox_describe_exit) */
 };

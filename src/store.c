@@ -28,7 +28,8 @@ static const char schema_sql[] =
 	"  sample TEXT, platform TEXT NOT NULL, harness TEXT NOT NULL,"
 	"  verdict TEXT NOT NULL, detail TEXT, cases_total INTEGER, cases_passed INTEGER,"
 	"  timed_cases INTEGER, first_failure TEXT, speedup REAL, max_tol_use REAL,"
-	"  import_ms REAL, wall_ms REAL, created_at TEXT NOT NULL, run_id INTEGER);"
+	"  import_ms REAL, wall_ms REAL, created_at TEXT NOT NULL, run_id INTEGER,"
+	"  cases_skipped INTEGER);"
 	"CREATE TABLE IF NOT EXISTS cases("
 	"  eval_key TEXT NOT NULL REFERENCES evaluations(key), case_id INTEGER NOT NULL,"
 	"  entry TEXT, axes TEXT, timed INTEGER, verdict TEXT, max_abs_err REAL,"
@@ -145,7 +146,17 @@ int store_open(const char *path, struct store **ret, struct strbuf *err)
 		r = db_err(s, err, "reading schema version");
 	if (r == 0) {
 		if (sqlite3_step(st) == SQLITE_ROW) {
-			r = check_schema(path, (const char *)sqlite3_column_text(st, 0), err);
+			const char *v = (const char *)sqlite3_column_text(st, 0);
+
+			if (v && !strcmp(v, "1")) {
+				/* Schema 1 lacks only evaluations.cases_skipped (none skipped then). */
+				sqlite3_finalize(st);
+				st = NULL;
+				r = exec_sql(s, "ALTER TABLE evaluations ADD COLUMN cases_skipped INTEGER;"
+						"UPDATE meta SET value = '2' WHERE key = 'schema';", err);
+			} else {
+				r = check_schema(path, v, err);
+			}
 		} else {
 			char sql[128];
 			snprintf(sql, sizeof(sql),
@@ -196,7 +207,10 @@ int store_open_readonly(const char *path, struct store **ret, struct strbuf *err
 		strbuf_addf(err, "'%s' is not a kgb store: %s", path, sqlite3_errmsg(s->db));
 		r = -EPROTO;
 	} else {
-		r = check_schema(path, (const char *)sqlite3_column_text(st, 0), err);
+		const char *v = (const char *)sqlite3_column_text(st, 0);
+
+		/* What a read-only store is read for (past wall times) is the same in schema 1. */
+		r = v && !strcmp(v, "1") ? 0 : check_schema(path, v, err);
 	}
 	sqlite3_finalize(st);
 	if (r < 0) {
@@ -334,13 +348,13 @@ static double col_real(sqlite3_stmt *st, int i)
 #define EVAL_COLUMNS                                                                          \
 	"key, task, source, task_version, candidate_hash, candidate_path, sample, platform,"  \
 	" harness, verdict, detail, cases_total, cases_passed, timed_cases, first_failure,"  \
-	" speedup, max_tol_use, import_ms, wall_ms"
+	" speedup, max_tol_use, import_ms, wall_ms, cases_skipped"
 
 #define EVAL_COLUMNS_E                                                                        \
 	"e.key, e.task, e.source, e.task_version, e.candidate_hash, e.candidate_path,"       \
 	" e.sample, e.platform, e.harness, e.verdict, e.detail, e.cases_total,"              \
 	" e.cases_passed, e.timed_cases, e.first_failure, e.speedup, e.max_tol_use,"         \
-	" e.import_ms, e.wall_ms"
+	" e.import_ms, e.wall_ms, e.cases_skipped"
 
 static void read_eval(sqlite3_stmt *st, int off, struct store_eval *e)
 {
@@ -366,6 +380,7 @@ static void read_eval(sqlite3_stmt *st, int off, struct store_eval *e)
 	e->max_tol_use = col_real(st, off + 16);
 	e->import_ms = col_real(st, off + 17);
 	e->wall_ms = col_real(st, off + 18);
+	e->cases_skipped = sqlite3_column_int64(st, off + 19);
 }
 
 void store_eval_release(struct store_eval *e)
@@ -579,7 +594,7 @@ int store_eval_put(struct store *s, long long run_id, const struct store_eval *e
 		return r;
 	if (sqlite3_prepare_v2(s->db,
 			       "INSERT OR REPLACE INTO evaluations(" EVAL_COLUMNS
-			       ", created_at, run_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       ", created_at, run_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &st, NULL) != SQLITE_OK) {
 		r = db_err(s, err, "storing a result");
 		goto rollback;
@@ -603,8 +618,9 @@ int store_eval_put(struct store *s, long long run_id, const struct store_eval *e
 	bind_real(st, 17, e->max_tol_use);
 	bind_real(st, 18, e->import_ms);
 	bind_real(st, 19, e->wall_ms);
-	bind_text(st, 20, ts);
-	sqlite3_bind_int64(st, 21, run_id);
+	sqlite3_bind_int64(st, 20, e->cases_skipped);
+	bind_text(st, 21, ts);
+	sqlite3_bind_int64(st, 22, run_id);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		r = db_err(s, err, "storing a result");
 		goto rollback;

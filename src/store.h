@@ -21,7 +21,11 @@
 #include "util/hash.h"
 #include "util/strbuf.h"
 
-#define STORE_SCHEMA_VERSION 1
+/*
+ * 2 added evaluations.cases_skipped (cases the platform cannot judge, not run); store_open()
+ * migrates a schema-1 store in place, read-only opens refuse one.
+ */
+#define STORE_SCHEMA_VERSION 2
 
 struct store;
 
@@ -31,6 +35,7 @@ struct store_eval {
 	char *platform, *harness;
 	char *verdict, *detail;
 	long long cases_total, cases_passed, timed_cases;
+	long long cases_skipped; /* not run: the platform cannot judge them (profile.h) */
 	char *first_failure; /* JSON text or NULL */
 	double speedup;	     /* geometric mean over timed cases; NAN when untimed */
 	double import_ms, wall_ms;
@@ -46,8 +51,8 @@ void store_eval_key(const char *candidate_hash, const char *task_version, const 
 int store_open(const char *path, struct store **ret, struct strbuf *err) KGB_WUR;
 /*
  * An existing store, read-only: nothing is created, migrated or locked for writing (eval
- * --history reads its past wall times). -ENOENT when the file is missing; -EPROTO when it is
- * not a store of this schema.
+ * --history reads its past wall times, which schema 1 has alike). -ENOENT when the file is
+ * missing; -EPROTO when it is not a store of this schema or of schema 1.
  */
 int store_open_readonly(const char *path, struct store **ret, struct strbuf *err) KGB_WUR;
 void store_free(struct store *s);

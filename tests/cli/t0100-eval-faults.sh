@@ -50,12 +50,13 @@ test_expect_success 'failing verdicts give exit 1 under --exit-status' '
 test_expect_success 'a platform that does not start is not the candidate'"'"'s verdict' '
 	cat >"$TMP/brokenpy" <<-SH &&
 	#!/bin/sh
-	# -P -m runtime.worker, with the platform setup failing as a dead GPU would
+	# -P -m runtime.worker (the judge), with the platform setup failing as a dead GPU would
+	case "\$*" in *runtime.runner*) exec "$ROOT/.venv/bin/python" "\$@" ;; esac
 	exec "$ROOT/.venv/bin/python" -P -c "
 	import sys, runtime.worker as w
-	def broken(platform):
+	def broken(platform, traces=False):
 	    raise RuntimeError(\"cudaGetDeviceCount(): error 304\")
-	w._setup_platform = broken
+	w.setup_platform = broken
 	sys.exit(w.main())"
 	SH
 	chmod +x "$TMP/brokenpy" &&

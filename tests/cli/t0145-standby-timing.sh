@@ -4,14 +4,15 @@
 # --timing picks the timing method, which only a platform that times accepts.
 . "$(dirname "$0")/lib.sh"
 
-# The worker command logs when each worker starts (no sandbox: the log is outside the scratch).
+# The worker command logs when each job's judge starts (no sandbox: the log is outside the
+# scratch); its runner starts with it.
 setup() {
 	mkdir -p "$TMP/sol/scale" &&
 	for n in a b c; do
 		{ cat "$FIXTURES/candidates/scale/good.py" && echo "# $n"; } >"$TMP/sol/scale/$n.py" ||
 			return 1
 	done &&
-	printf '#!/bin/sh\necho "$(date +%%s.%%N)" >>"%s/starts"\nexec "%s" "$@"\n' "$TMP" \
+	printf '#!/bin/sh\ncase "$*" in *runtime.worker*) echo "$(date +%%s.%%N)" >>"%s/starts" ;; esac\nexec "%s" "$@"\n' "$TMP" \
 		"$ROOT/.venv/bin/python" >"$TMP/py" &&
 	chmod +x "$TMP/py"
 }

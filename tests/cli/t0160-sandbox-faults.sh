@@ -55,7 +55,7 @@ test_expect_success 'strict mode runs here; off says so on stderr' '
 '
 test_expect_success 'KGB_SANDBOX_SKIP leaves out what it names, records it, refuses unknown names' '
 	sx -- grep "^Seccomp:" /proc/self/status >"$TMP/o" && grep -q "2$" "$TMP/o" &&
-	KGB_SANDBOX_SKIP=seccomp,readonly_fs sx --report "$TMP/skip.json" -- sh -c \
+	KGB_SANDBOX_SKIP=seccomp,unix_sockets,readonly_fs,hidden_paths sx --report "$TMP/skip.json" -- sh -c \
 		"grep ^Seccomp: /proc/self/status; touch $TMP/skipw && echo wrote" >"$TMP/o" &&
 	grep -q "0$" "$TMP/o" && grep -q wrote "$TMP/o" && test -e "$TMP/skipw" &&
 	! sx -- touch "$TMP/skipw2" 2>/dev/null && test ! -e "$TMP/skipw2" &&
@@ -84,9 +84,12 @@ except OSError as e:
     print(e); sys.exit(4)" >"$TMP/o" &&
 	grep -q "Operation not permitted" "$TMP/o"
 '
+# (t0161-contain.sh tests the hidden paths: $TMP is below /tmp, which workers do not see.)
 test_expect_success 'writes outside the scratch directory and the Triton cache fail' '
 	mkdir -p "$TMP/outside" &&
 	expect_fail sx -- sh -c "echo x >\"$TMP/outside/f\"" 2>"$TMP/e" &&
+	KGB_SANDBOX_SKIP=hidden_paths expect_fail sx -- sh -c "echo x >\"$TMP/outside/f\"" \
+		2>"$TMP/e" &&
 	grep -q "Read-only file system" "$TMP/e" &&
 	expect_fail sx -- sh -c "echo x >\"$HOME/.kgb-t0160-pwned\"" &&
 	expect_fail sx -- sh -c "echo x >/tmp/kgb-t0160-pwned" &&
@@ -196,7 +199,7 @@ test_expect_success 'a system call of another ABI (i386 int 0x80) kills the work
 		"printf(\"%ld\\n\", r); return 0; }" >"$TMP/int80.c" &&
 	cc -o "$TMP/int80" "$TMP/int80.c" &&
 	"$TMP/int80" &&
-	expect_status 159 sx -- "$TMP/int80" 2>"$TMP/e" &&
+	KGB_SANDBOX_VISIBLE=$TMP expect_status 159 sx -- "$TMP/int80" 2>"$TMP/e" &&
 	grep -q "killed by signal 31 (SIGSYS)" "$TMP/e"
 '
 test_expect_success 'devices stay usable; /dev/shm is fresh and writable' '
@@ -284,7 +287,9 @@ test_expect_success 'sandbox-exec leaves no scratch directory, cgroup or mount' 
 deadpid=$(sh -c 'echo $$')
 mkdir -p "$TMP/scratch/kgb-$deadpid/slot0-1" "$TMP/scratch/kgb-lint-$deadpid" \
 	"$TMP/scratch/kgb-$$" "$TMP/scratch/kgb-cli.keep" "$TMP/outside2"
-export KGB_T0160_PYTHON=$PY KGB_T0160_PORT=$PORT KGB_T0160_OUTSIDE=$TMP/outside2
+export KGB_T0160_PYTHON=$PY KGB_T0160_PORT=$PORT KGB_T0160_OUTSIDE=$TMP/outside2 KGB_T0160_HOME=$HOME
+# The stand-in interpreter reads these; workers keep only the variables they are allowed.
+export KGB_SANDBOX_ENV='KGB_T0160_*'
 run_faults() {
 	(
 		TMPDIR="$TMP/scratch" exec "$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter \
@@ -324,11 +329,11 @@ test_expect_success 'print loop: crash at the output limit' '
 	test "$(verdict print_flood)" = crash &&
 	detail print_flood | grep -q "output limit: more than 64 MiB on stderr"
 '
-test_expect_success 'garbage flooding the protocol channel: protocol' '
-	test "$(verdict stdout_flood)" = protocol && detail stdout_flood | grep -q "malformed worker line"
+test_expect_success 'a flood on the candidate s stdout never reaches the protocol: output limit' '
+	test "$(verdict stdout_flood)" = crash && detail stdout_flood | grep -q "output limit"
 '
 test_expect_success 'kgb'"'"'s memory stays bounded under the floods' '
-	cat "$TMP/hwm" && test "$(cat "$TMP/hwm")" -lt 49152
+	cat "$TMP/hwm" && test "$(cat "$TMP/hwm")" -lt 65536
 '
 test_expect_success 'memory hog: crash, memory limit exceeded' '
 	test "$(verdict memhog)" = crash &&
@@ -349,13 +354,13 @@ test_expect_success 'network: the connection fails and the listener saw none' '
 '
 test_expect_success 'writes outside: refused, nothing written' '
 	test "$(verdict write_outside)" = crash &&
-	detail write_outside | grep -q "refused: Read-only file system" &&
+	detail write_outside | grep -Eq "refused: (Read-only file system|No such file or directory)" &&
 	test -z "$(ls -A "$TMP/outside2")" && test ! -e "$HOME/.kgb-t0160-pwned"
 '
 test_expect_success 'another candidate'"'"'s cache and the other slots are invisible' '
 	detail plant_secret | grep -q "planted .*/triton-[0-9a-f]*/secret" &&
 	detail read_sibling >"$TMP/d" && cat "$TMP/d" &&
-	grep -Eq "saw \[(slot[0-9]+-[0-9]+ triton-[0-9a-f]{64}|triton-[0-9a-f]{64} slot[0-9]+-[0-9]+)\] found \[\]" "$TMP/d"
+	grep -Eq "saw \[(slot[0-9]+-[0-9]+-runner triton-[0-9a-f]{64}|triton-[0-9a-f]{64} slot[0-9]+-[0-9]+-runner)\] found \[\]" "$TMP/d"
 '
 test_expect_success 'filling the disk stops at the scratch size (1 GiB)' '
 	test "$(verdict fill_disk)" = crash &&

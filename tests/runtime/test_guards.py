@@ -54,6 +54,51 @@ FIRING = [
     ("tensor-method", "def f(x):\n    return x.type(torch.float16)\n"),
     ("tensor-method", "def f(x):\n    return x.max()\n"),
     ("tensor-method", "def f(x, d):\n    d.sort()\n"),  # d could be a tensor
+    # call-only names read as values only where they cannot be called later
+    ("tensor-method", "def f(x):\n    g = x.max\n    return g()\n"),
+    ("tensor-method", "def f(x, run):\n    return run(x.type, torch.float16)\n"),
+    # frames, generators, coroutines, tracebacks, code, a function's globals: by name, anywhere
+    ("introspection", "def f():\n    g = (x for x in ())\n    return g.gi_frame.f_back\n"),
+    ("introspection", "def f():\n    try:\n        pass\n    except ValueError as e:\n"
+                      "        return e.__traceback__.tb_frame\n"),
+    ("introspection", "def f(x):\n    return f.__globals__\n"),
+    ("introspection", "def f(x):\n    return len.__self__\n"),  # the builtins module
+    ("introspection", "async def f(c):\n    return c.cr_frame\n"),
+    ("introspection", "def f(c):\n    return c.co_consts\n"),
+    ("introspection", "def f(x):\n    return getattr(x, 'f_locals')\n"),
+    ("introspection", "class C:\n    def m(self):\n        return self.gi_frame\n"),
+    ("introspection", "def f(g):\n    return '{0.gi_frame.f_back}'.format(g)\n"),
+    ("introspection", "@triton.jit\ndef k(x):\n    return x.f_back\n"),
+    ("match", "def f(x):\n    match x:\n        case object(gi_frame=fr):\n"
+              "            return fr\n"),
+    ("match", "def f(x):\n    match x:\n        case torch.Tensor():\n            return 1\n"),
+    ("private-attr", "def f(t):\n    return t._base\n"),
+    ("private-attr", "def f(t):\n    return t._addmm_activation(t, t)\n"),
+    ("private-attr", "import dataclasses\ndef f():\n    return dataclasses._create_fn\n"),
+    ("private-attr", "import typing\ndef f():\n    return typing._eval_type\n"),
+    ("private-attr", "from typing import _eval_type\n"),
+    ("private-attr", "def f(x):\n    return getattr(x, '_cdata')\n"),
+    ("private-attr", "def f(x):\n    return '{0._base}'.format(x)\n"),
+    ("private-attr", "@triton.jit\ndef k(x):\n    return x._flatten_ir\n"),
+    ("private-attr", "class C:\n    pass\ndef f(x):\n    return C()._base\n"),  # not C's
+    ("attribute", "def f(e):\n    return e.args\n"),
+    ("attribute", "import functools\ndef f(p):\n    return functools.partial(p).func\n"),
+    ("attribute", "def f(x):\n    return type(x).shape\n"),
+    ("attribute", "class C:\n    def m(self):\n        return 1\ndef f(x):\n    return C.m(x)\n"),
+    ("attribute", "def f(fmt, x):\n    return fmt.format(x)\n"),
+    ("attribute", "@triton.jit\ndef k(x):\n    return x.mul(2)\n"),  # no Triton tensor method
+    ("attribute", "@triton.jit\ndef k(x):\n    return x.handle\n"),  # the interpreter's buffer
+    ("attribute", "def f():\n    m = typing\n    return m.sys\n"),
+    # an own class's method read through something that may be the class: unbound, its self
+    # (trusted inside the method) would be any object, dataclasses the module included
+    ("attribute", "import dataclasses\nclass C:\n    def __init__(self):\n"
+                  "        self._create_fn = None\n    def get(self, *a):\n"
+                  "        return self._create_fn(*a)\n"
+                  "def f(x):\n    (c,) = (C,)\n    return c.get(dataclasses, 'g', (), [])\n"),
+    ("attribute", "class C:\n    def m(self):\n        return self\n    n = m\n"
+                  "def f(x):\n    return C.n(x)\n"),
+    ("matmul", "def f(a, b):\n    return a @ b\n"),
+    ("matmul", "def f(a, b):\n    a @= b\n    return a\n"),
     ("triton-api", "import triton.testing\n"),
     ("triton-api", "def f():\n    return triton.testing.do_bench(f)\n"),
     ("triton-api", "def f():\n    return triton.runtime.driver.active\n"),
@@ -62,8 +107,8 @@ FIRING = [
     ("triton-api", "def f():\n    return triton.compile\n"),
     ("triton-api", "def f(m=tl):\n    return m\n"),
     # the interpreter runs a directly called kernel as Python: its body is not judged as host code
-    ("triton-api", "@triton.jit\ndef k(x):\n    return x.mul(2)\ndef f(x):\n    return k(x)\n"),
-    ("triton-api", "@triton.jit\ndef k(x):\n    return x.mul(2)\ndef f(x):\n    return k.fn(x)\n"),
+    ("triton-api", "@triton.jit\ndef k(x):\n    return x * 2\ndef f(x):\n    return k(x)\n"),
+    ("triton-api", "@triton.jit\ndef k(x):\n    return x * 2\ndef f(x):\n    return k.fn(x)\n"),
     ("triton-api", "@triton.jit\ndef k(x):\n    pass\ndef f(x, c):\n    g = k if c else k\n"
                    "    return g(x)\n"),
     ("triton-api", "@triton.jit\ndef k(x):\n    pass\ndef run(kern, x):\n    return kern(x)\n"
@@ -104,7 +149,7 @@ FIRING = [
     ("dynamic-attr", "def f(x, n):\n    setattr(x, n, 1)\n"),
     ("dynamic-attr", "g = getattr\n"),
     ("dunder", "def f(x):\n    return x.__class__.__bases__\n"),
-    ("dunder", "def f(x):\n    return f.__globals__\n"),
+    ("dunder", "def f(x):\n    return x.__init__(1)\n"),  # only super().__init__(...)
     ("dunder", "def f(x):\n    return __builtins__\n"),
     ("dunder", "def f(x):\n    return getattr(x, '__dict__')\n"),
     ("dunder", "def __getattr__(name):\n    return name\n"),
@@ -114,6 +159,9 @@ FIRING = [
     ("dunder", "__name__ = '__main__'\n"),
     ("tensor-subclass", "class S(torch.Tensor):\n    pass\n"),
     ("tensor-subclass", "from torch import Tensor as B\nclass S(B):\n    pass\n"),
+    ("tensor-subclass", "def f(x):\n    class S(type(x)):\n        pass\n"),  # torch.Tensor
+    ("builtin", "class M(type):\n    pass\n"),  # classes built at run time, like type(a, b, c)
+    ("introspection", "def f(fr, g):\n    setattr(fr, 'f_trace', g)\n"),
     ("global-write", "_x = 0\ndef f():\n    global _x\n    _x = 1\n"),
     ("global-write", "def f():\n    n = 0\n    def g():\n        nonlocal n\n        n = 1\n"),
     ("module-cache", "_cache = {}\n"),
@@ -132,6 +180,23 @@ FIRING = [
                      "        return fn(x)\n    return g\n"),
     ("module-cache", "def mk():\n    return None\n_S = mk()\n"),
     ("module-cache", "class C:\n    seen = []\n"),
+    # state reached through aliases, parameters and import-time code (docs/anti-hack.md)
+    ("module-cache", "class C:\n    s = None\ndef f(k, v):\n    c = C\n    c.s = {}\n"),
+    ("module-cache", "class C:\n    s = None\ndef f(k, v):\n    c = C if k else None\n"
+                     "    c.s[k] = v\n"),
+    ("module-cache", "def g(x):\n    pass\ndef f(x):\n    h = (g := g)\n    h.last = x\n"),
+    ("module-cache", "def m(fn):\n    c = {}\n    def g(x):\n        d = c\n        d[x] = 1\n"
+                     "        return fn(x)\n    return g\n"),  # a closure's dict, aliased
+    ("module-cache", "_T = (1,)\ndef f(x):\n    t = x if x else _T\n    t.append(x)\n"),
+    ("module-cache", "def f(x):\n    x.cache = 1\n"),  # an input, or anything passed in
+    ("module-cache", "class C:\n    pass\ndef f(x):\n    (c,) = (C,)\n    c.s = x\n"),
+    ("module-cache", "def f(cfg):\n    cfg.kwargs['B'] = 1\n"),  # a module-level Config
+    ("module-cache", "_C = [triton.Config({'B': 64})]\ndef f():\n    for c in _C:\n"
+                     "        c.kwargs.update(B=1)\n"),
+    ("module-cache", "def f(x, buf=torch.empty(4)):\n    return buf\n"),
+    ("module-cache", "class C:\n    pass\ndef f(x, c=C()):\n    return c\n"),
+    ("module-cache", "def deco(fn):\n    return fn\n@deco\ndef f(x):\n    return x\n"),
+    ("module-cache", "def deco(c):\n    return c\n@deco\nclass C:\n    pass\n"),
     ("broad-except", "def f():\n    try:\n        pass\n    except:\n        pass\n"),
     ("broad-except", "def f():\n    try:\n        pass\n    except Exception:\n        pass\n"),
     ("broad-except", "def f():\n    try:\n        pass\n    except (ValueError, BaseException):"
@@ -199,6 +264,53 @@ HONEST = [
     "from typing import Any, Optional\nfrom functools import partial, reduce\n",
     "def f(x):\n    return tl.math.exp, triton.language.random.rand, tl.extra.cuda.libdevice\n",
     "# -*- coding: utf-8 -*-\n",
+    # look-alikes of the allow-list's refusals: generators and exceptions without their frames
+    "def f(xs):\n    g = (x * 2 for x in xs)\n    return next(g)\n",
+    "def f(x):\n    try:\n        return int(x)\n    except ValueError as e:\n"
+    "        raise RuntimeError(str(e)) from e\n",
+    # the candidate's own classes: private members, self, cls, super(), static access
+    "import dataclasses\n@dataclasses.dataclass(frozen=True)\nclass Cfg:\n    block: int = 64\n"
+    "    _warps: int = 4\n    def grid(self, n):\n        return (triton.cdiv(n, self.block),"
+    " self._warps)\n    @staticmethod\n    def pick(n):\n        return Cfg(128) if n > 4096"
+    " else Cfg()\n    @classmethod\n    def small(cls):\n        return cls(cls.block // 2)\n"
+    "def f(x):\n    c = Cfg(128) if x.numel() > 4096 else Cfg()\n"
+    "    return c.grid(x.numel()), c._warps, Cfg.block, Cfg.small(), Cfg.pick(1)\n",
+    "class Launch:\n    def __init__(self, n):\n        self._n = n\n        self.parts = []\n"
+    "    def add(self, p):\n        self.parts.append(p)\n        self.parts[0] = p\n"
+    "        self.n_parts = len(self.parts)\n        return self\n"
+    "class Big(Launch):\n    def __init__(self, n):\n        super().__init__(n)\n"
+    "        self.big = True\n    @property\n    def size(self):\n"
+    "        super().add(1)\n        return self._n, self.parts\n"
+    "def f(x):\n    b = Big(x.numel())\n    b.add(2)\n    b.extra = 1\n"
+    "    return b.size, b.big, b._n, b.extra, type(b).__name__\n",
+    # @ is tl.dot inside a kernel
+    "@triton.jit\ndef k(a_ptr, B: tl.constexpr):\n    o = tl.arange(0, B)\n"
+    "    a = tl.load(a_ptr + o[:, None] * B + o[None, :])\n    c = a @ a\n    c @= a\n"
+    "    tl.store(a_ptr + o[:, None] * B + o[None, :], c.to(a_ptr.dtype.element_ty))\n",
+    # value, sequence and mapping patterns
+    "def f(d, m):\n    match d:\n        case torch.float16 | torch.bfloat16:\n"
+    "            return 2\n"
+    "        case _:\n            pass\n    match m:\n        case {'k': v, **rest}:\n"
+    "            return v, rest\n        case [a, *more]:\n            return a\n",
+    # constant format strings, Python values' methods, the metadata objects of torch and triton
+    "def f(x):\n    return '{0.shape} {1:>{2}}'.format(x, 1, 3) + '{}'.format(x.dtype)\n",
+    "def f(x, n):\n    return n.bit_length(), ','.join(['a']), x.device.index, x.dtype.itemsize,"
+    " torch.finfo(x.dtype).eps, torch.cuda.get_device_properties(0).warp_size\n",
+    "def f(x, d, dt):\n    info = torch.finfo(dt)\n    dev = x.device\n    lo = info.min\n"
+    "    big = 0 if d else torch.iinfo(x.dtype).max\n    t = dev.type\n"
+    "    return lo, big, t, d.type == 'cuda', -x.device.index\n",
+    "def prune(configs, named_args, **kw):\n    return [c for c in configs if c.kwargs['B'] <="
+    " named_args['n'] and c.num_warps >= 4]\n",
+    "_TL = {torch.float16: tl.float16}\ndef f(d):\n    return _TL[d].primitive_bitwidth,"
+    " _TL[d].is_floating()\n",
+    # local aliases of constants and functions; writes into the candidate's own locals
+    "_B = 64\ndef _h(x):\n    return x\ndef f(x):\n    b = _B\n    g = _h\n    l = [1]\n"
+    "    l[0] = b\n    return g(l)\n",
+    # decorators and defaults evaluated per call (nested), not at import
+    "def f(x):\n    def deco(fn):\n        return fn\n    @deco\n    def g(y, n=len(x.shape)):\n"
+    "        return y\n    return g(x)\n",
+    "import functools\ndef f(fn):\n    @functools.wraps(fn)\n    def g(*a):\n        return fn(*a)"
+    "\n    return g\n",
 ]
 
 
@@ -213,6 +325,27 @@ def test_allow_extends_by_name_prefix_and_rule() -> None:
     assert rules(src, frozenset({"torch.ops.aten"})) == ["tensor-method"]
     assert rules(src, frozenset({"torch.ops.aten", "sum"})) == []
     assert rules("import numpy\n", frozenset({"import"})) == []
+    # an attribute name extends the allow-list (a task's `allow`), as does the rule id
+    assert rules("def f(e):\n    return e.args\n") == ["attribute"]
+    assert rules("def f(e):\n    return e.args\n", frozenset({"args"})) == []
+    assert rules("def f(x):\n    return x.data_ptr()\n", frozenset({"data_ptr"})) == []
+    assert rules("def f(t):\n    return t._base\n", frozenset({"private-attr"})) == []
+
+
+def test_allow_list_tables_are_consistent() -> None:
+    """The allow-lists never admit what a rule by name refuses, nor a torch compute method
+    outside the call-only ones (they would bypass tensor-method's judgement)."""
+    from runtime.guards import (_BANNED_METHODS, _CALL_ONLY, _HOST_ATTRS, _INTROSPECTION,
+                                _INTROSPECTION_PREFIXES, _KERNEL_ATTRS)
+    for table in (_HOST_ATTRS, _KERNEL_ATTRS):
+        assert not {a for a in table if a.startswith("_")}
+        assert not table & _INTROSPECTION
+        assert not {a for a in table if a.startswith(_INTROSPECTION_PREFIXES)}
+    assert "handle" not in _KERNEL_ATTRS
+    # torch compute names in the host list are judged by tensor-method first, which lets them
+    # through only on containers bound in the same function (set.add, list.sort) and, for the
+    # call-only ones, read as values (device.type, finfo(d).max)
+    assert _HOST_ATTRS & _BANNED_METHODS == _CALL_ONLY | {"add", "sort"}
 
 
 def test_finding_order_and_text() -> None:

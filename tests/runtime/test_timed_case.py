@@ -1,6 +1,8 @@
-"""Evaluator._timed_case, in process on the CPU: the timing pass's order of calls and the check
-of the last timed call. The GPU parts (time_case, wall_gap, the L2 flush, synchronisation) are
-replaced by stand-ins that call both functions the way time_case does, on fresh copies."""
+"""Evaluator._timed_case, in process on the CPU: the timing pass's order of calls, the check of
+the last timed call and of a cross-check call, and the timing bound. The runner is a stand-in
+that calls the candidate here (LocalRemote); the GPU parts (time_case_remote,
+remote_wall_gap, the L2 flush, synchronisation) are stand-ins that call both functions the way
+they do, on fresh copies."""
 
 import json
 import types
@@ -44,36 +46,79 @@ def job_line(kind: str = "compute", mutates: tuple[str, ...] = ()) -> bytes:
     ).encode()
 
 
-class FakeGpu:
-    """time_case and wall_gap without a GPU; counts the calls each function gets."""
+class LocalRemote:
+    """The runner, in process: the candidate module's entries called on copies of the args,
+    and the runner's side of the timing requests (runtime.runner)."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, fail: Exception | None = None):
-        self.fail = fail
+    def __init__(self, candidate: types.ModuleType) -> None:
+        self.candidate = candidate
+        self.last: TimedCall | None = None
+        self.gap: list[TimedCall] = []
+
+    def call(self, entry: str, args: Any, mode: str = "plain") -> tuple[Any, Any, dict]:
+        mine = clone_args(args)
+        return call(getattr(self.candidate, entry), mine), mine, {}
+
+    def replaced(self) -> None:
+        return None
+
+    def warm(self, entry: str, args: Any) -> dict:
+        self.call(entry, args)
+        return {}
+
+    def result(self, header: dict[str, Any], like: Any) -> tuple[Any, Any]:
+        t = self.last if header["op"] == "time_last" else self.gap[header["i"]]
+        assert t is not None
+        return t.output, t.args
+
+
+class FakeGpu:
+    """time_case_remote and remote_wall_gap without a GPU, calling both functions as they do;
+    counts the calls each function gets."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, fail: Exception | None = None,
+                 cand_ms: float = 1.0, wall_ms: float = 1.0, hold_ms: float = 0.0):
+        self.fail, self.cand_ms, self.wall_ms, self.hold_ms = fail, cand_ms, wall_ms, hold_ms
         self.timed: list[str] = []
-        monkeypatch.setattr(worker, "time_case", self.time_case)
-        monkeypatch.setattr(worker, "wall_gap", lambda fn, inputs, flush: (1.0, 1.0))
+        monkeypatch.setattr(worker, "time_case_remote", self.time_case)
+        monkeypatch.setattr(worker, "remote_wall_gap", self.wall_gap)
         monkeypatch.setattr(worker, "flush_buffer", lambda device: torch.empty(1))
 
-    def time_case(self, cand: Any, base: Any, inputs: Any, warmup: int, rounds: int,
-                  flush: Any, method: str = "events") -> tuple[Timing, TimedCall, TimedCall]:
+    def time_case(self, remote: LocalRemote, entry: str, base: Any, inputs: Any, warmup: int,
+                  rounds: int, flush: Any, method: str = "events") -> tuple[Timing, TimedCall]:
         if self.fail:
             raise self.fail
         last = {}
         for _ in range(warmup + rounds):
-            for name, fn in (("base", base), ("cand", cand)):
-                args = clone_args(inputs)
-                last[name] = TimedCall(call(fn, args), args)
-                self.timed.append(name)
+            args = clone_args(inputs)
+            last["base"] = TimedCall(call(base, args), args)
+            self.timed.append("base")
+            out, args, _ = remote.call(entry, inputs)
+            last["cand"] = remote.last = TimedCall(out, args)
+            self.timed.append("cand")
         # Without its interval: the worker computes it once the GPU is shared again.
         times = tuple(float(2 + i % 3) for i in range(rounds))
-        return (Timing(2.0, 1.0, 0.1, 0.1, 2.0, None, rounds, warmup=warmup, base_all=times,
-                       cand_all=tuple(t / 2 for t in times)), last["cand"], last["base"])
+        return (Timing(2.0, self.cand_ms, 0.1, 0.1, 2.0 / self.cand_ms, None, rounds,
+                       hold_ms=self.hold_ms, warmup=warmup, base_all=times,
+                       cand_all=tuple(t * self.cand_ms / 2 for t in times)), last["base"])
+
+    def wall_gap(self, remote: LocalRemote, inputs: Any, flush: Any,
+                 seeds: list[int]) -> tuple[float, float]:
+        remote.gap = []
+        for sd in seeds:
+            args = clone_args(inputs)
+            timing.perturb(args, sd)
+            out, args, _ = remote.call("double", args)
+            remote.gap.append(TimedCall(out, args))
+            self.timed.append("gap")
+        return self.wall_ms, self.wall_ms
 
 
 def evaluate(candidate: types.ModuleType, baseline: types.ModuleType | None = None,
-             line: bytes | None = None) -> worker.CaseReport:
+             line: bytes | None = None, remote: LocalRemote | None = None) -> worker.CaseReport:
     job = worker.parse_job(line or job_line())
-    ev = worker.Evaluator(job, candidate, REFERENCE, None, baseline)
+    ev = worker.Evaluator(job, remote or LocalRemote(candidate), REFERENCE, None,  # type: ignore[arg-type]
+                          baseline)
     ev.device = "cpu"
     ev._sync = lambda: None  # type: ignore[method-assign]
     ev._context_lost = lambda e: False  # type: ignore[method-assign]
@@ -110,7 +155,8 @@ def test_honest_candidate_is_called_once_before_the_rounds(monkeypatch: pytest.M
     assert r.verdict == "pass", r.message
     # One untimed call (kernels loaded outside the exclusive section), then the rounds only:
     # no check of its own before them.
-    assert cand.calls == 1 + gpu.timed.count("cand") == 2 + ROUNDS
+    assert cand.calls == 1 + gpu.timed.count("cand") + gpu.timed.count("gap") == (
+        2 + ROUNDS + timing.GAP_CALLS)
     assert r.speedup == 2.0 and r.timed_output_ok and r.baseline == "reference"
     # The interval is computed after the rounds, from their times (exactly 2x in each round).
     assert r.speedup_ci_low == r.speedup_ci_high == 2.0
@@ -175,3 +221,36 @@ def test_alloc_kind_checks_the_last_timed_calls_metadata(monkeypatch: pytest.Mon
     assert evaluate(module(double=Counting(bad_from=3)), line=line).verdict == "pass"
     r = evaluate(module(double=lambda x: x.double()), line=line)
     assert r.verdict == "bad_output" and r.message and "last timed call:" in r.message
+
+
+def test_a_skipped_cross_check_call_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner answers the cross-check's calls with the timed rounds' last output (not
+    computing the perturbed inputs): the call the judge picks afterwards fails."""
+    FakeGpu(monkeypatch)
+    remote = LocalRemote(module(double=Counting()))
+    real_result = remote.result
+
+    def lazy(header: dict[str, Any], like: Any) -> tuple[Any, Any]:
+        if header["op"] == "gap_output":
+            return real_result({"op": "time_last"}, like)
+        return real_result(header, like)
+    remote.result = lazy  # type: ignore[method-assign]
+    r = evaluate(remote.candidate, remote=remote)
+    # Its arguments are not the perturbed ones either: whichever check says so first.
+    assert r.verdict in ("mismatch", "mutated_input") and r.speedup is None
+    assert r.message and r.message.startswith("event/wall cross-check call ")
+
+
+def test_a_reported_time_the_judges_clock_does_not_allow_is_a_hack(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner reports 0.01 ms per call while checked calls took 1 ms each on the judge's
+    clock: a hack, and no speedup is kept. Within the slack (the rounds' hold, under which
+    host work is not timed, and a margin), the same candidate passes."""
+    FakeGpu(monkeypatch, cand_ms=0.01, wall_ms=1.0)
+    r = evaluate(module(double=Counting()))
+    assert r.verdict == "hack" and r.speedup is None
+    assert r.message and r.message.startswith("timing bound:")
+    FakeGpu(monkeypatch, cand_ms=0.01, wall_ms=0.25)
+    assert evaluate(module(double=Counting())).verdict == "pass"
+    FakeGpu(monkeypatch, cand_ms=0.01, wall_ms=1.0, hold_ms=1.0)
+    assert evaluate(module(double=Counting())).verdict == "pass"

@@ -1,14 +1,18 @@
-"""End-to-end tests of runtime.worker: a subprocess, a hand-written job line, the replies."""
+"""End-to-end tests of runtime.worker (the judge) with its runtime.runner: two subprocesses
+joined as kgb joins them, a hand-written job line, the judge's replies."""
 
 import json
 import os
+import socket
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from runtime.wire import PEER_FD
 from runtime.worker import CaseReport, Channel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,12 +63,44 @@ def job(candidate: Path | str, cases: list[dict[str, Any]], task_dir: Path = ADD
             "candidate": str(candidate), "cases": cases}
 
 
-def run(job_line: str, tmp_path: Path) -> tuple[int, list[dict[str, Any]], str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), TRITON_INTERPRET="1")
-    p = subprocess.run([sys.executable, "-m", "runtime.worker"], input=job_line.encode(),
-                       capture_output=True, cwd=tmp_path, env=env, timeout=300)
+def _peer(fd: int) -> Callable[[], None]:
+    """preexec_fn: the socket end `fd` as the child's runtime.wire.PEER_FD, as kgb passes it
+    (close_fds=False: subprocess would close it after this runs)."""
+    def move() -> None:
+        os.dup2(fd, PEER_FD)
+    return move
+
+
+def run(job_line: str, tmp_path: Path, runner_cmd: list[str] | None = None,
+        judge_code: str | None = None,
+        env_extra: dict[str, str] | None = None) -> tuple[int, list[dict[str, Any]], str]:
+    """The job through a judge (runtime.worker, or python -c judge_code) and its runner
+    (runtime.runner, or runner_cmd), joined by a socket as kgb joins them; the judge's exit
+    status, its protocol lines, and both stderrs."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TRITON_INTERPRET="1", **(env_extra or {}))
+    judge_end, runner_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    (tmp_path / "runner").mkdir(exist_ok=True)
+    runner = subprocess.Popen(runner_cmd or [sys.executable, "-m", "runtime.runner"],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, cwd=tmp_path / "runner", env=env,
+                              close_fds=False, preexec_fn=_peer(runner_end.fileno()))
+    runner_end.close()
+    try:
+        judge = [sys.executable, "-c", judge_code] if judge_code else [
+            sys.executable, "-m", "runtime.worker"]
+        p = subprocess.run(judge, input=job_line.encode(),
+                           capture_output=True, cwd=tmp_path, env=env, timeout=300,
+                           close_fds=False, preexec_fn=_peer(judge_end.fileno()))
+    finally:
+        judge_end.close()
+        try:
+            runner_out = runner.communicate(timeout=60)[0]
+        except subprocess.TimeoutExpired:
+            runner.kill()
+            runner_out = runner.communicate()[0]
     lines = p.stdout.decode().splitlines()
-    return p.returncode, [json.loads(line) for line in lines], p.stderr.decode()
+    return (p.returncode, [json.loads(line) for line in lines],
+            p.stderr.decode() + "\n--- runner ---\n" + runner_out.decode("utf-8", "replace"))
 
 
 def run_job(j: dict[str, Any], tmp_path: Path) -> tuple[int, list[dict[str, Any]], str]:
@@ -319,18 +355,15 @@ def test_out_of_memory_is_retried(times: str, verdict: str, retries: int, kind: 
     """A case that runs out of device memory (another worker's, on a shared GPU) runs again
     after a wait; only an error that outlasts every retry is its verdict, and says so."""
     count = tmp_path / "count"
-    env = dict(os.environ, PYTHONPATH=str(ROOT), TRITON_INTERPRET="1",
-               OOM_COUNT_FILE=str(count), OOM_TIMES=times, OOM_KIND=kind)
+    env = dict(OOM_COUNT_FILE=str(count), OOM_TIMES=times, OOM_KIND=kind)
     # Two short waits instead of the real schedule; the worker otherwise runs unchanged.
     code = ("import sys, runtime.worker as w; w._OOM_WAITS_S = (0.05, 0.05); "
             "sys.exit(w.main())")
     case = dict(add_cases()[2], id=0)  # float32: torch.add is exact enough there
-    line = json.dumps(job(CANDIDATES / "out_of_memory.py", [case],
-                          allow=TEST_ALLOW + ["torch.OutOfMemoryError", "open"])) + "\n"
-    p = subprocess.run([sys.executable, "-c", code], input=line.encode(), capture_output=True,
-                       cwd=tmp_path, env=env, timeout=300)
-    assert p.returncode == 0, p.stderr.decode()
-    msgs = [json.loads(x) for x in p.stdout.decode().splitlines()]
+    allow = TEST_ALLOW + ["torch.OutOfMemoryError", "open", "read", "write"]
+    line = json.dumps(job(CANDIDATES / "out_of_memory.py", [case], allow=allow)) + "\n"
+    rc, msgs, err = run(line, tmp_path, judge_code=code, env_extra=env)
+    assert rc == 0, err
     check_sequence(msgs, 1)
     case = msgs[2]
     assert case["verdict"] == verdict and case["oom_retries"] == retries, case
@@ -347,17 +380,16 @@ def test_out_of_memory_retry_repeats_the_once_per_entry_checks(tmp_path: Path) -
     inside it runs it again, so raising there cannot skip it (the 4th call, the re-run of the
     retried case, is wrong and must be caught)."""
     count = tmp_path / "count"
-    env = dict(os.environ, PYTHONPATH=str(ROOT), TRITON_INTERPRET="1", OOM_COUNT_FILE=str(count))
+    env = dict(OOM_COUNT_FILE=str(count))
     code = ("import sys, runtime.worker as w; w._OOM_WAITS_S = (0.05, 0.05); "
             "sys.exit(w.main())")
     j = job(CANDIDATES / "oom_in_rerun.py", [dict(add_cases()[2], id=0)],
             entries=[dict(ADD_ENTRIES[0], ghost=False)],
-            allow=TEST_ALLOW + ["torch.OutOfMemoryError", "open"])
+            allow=TEST_ALLOW + ["torch.OutOfMemoryError", "open", "read", "write"])
     j["task"]["ghost"] = True  # the determinism re-run (and L2, off for the entry)
-    p = subprocess.run([sys.executable, "-c", code], input=(json.dumps(j) + "\n").encode(),
-                       capture_output=True, cwd=tmp_path, env=env, timeout=300)
-    assert p.returncode == 0, p.stderr.decode()
-    case = [json.loads(x) for x in p.stdout.decode().splitlines()][2]
+    rc, msgs, err = run(json.dumps(j) + "\n", tmp_path, judge_code=code, env_extra=env)
+    assert rc == 0, err
+    case = msgs[2]
     assert case["verdict"] == "mismatch" and case["oom_retries"] == 1, case
     assert "determinism re-run" in case["message"] and int(count.read_text()) == 4
 

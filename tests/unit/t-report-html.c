@@ -1,6 +1,7 @@
 /*
  * t-report-html.c - the pure pieces of the HTML report, export and compare: SVG scales and
- * ticks (svg.c), HTML and CSV escaping (escape.c), the compare change rule (report_runs.c).
+ * ticks (svg.c), text, JSON, HTML and CSV escaping (escape.c), the compare change rule
+ * (report_runs.c).
  */
 #include "unit.h"
 
@@ -101,11 +102,20 @@ static void test_escape_csv(void **state)
 		{"", ""},
 		{"a,b", "\"a,b\""},
 		{"say \"hi\"", "\"say \"\"hi\"\"\""},
-		{"two\nlines", "\"two\nlines\""},
-		{"cr\r", "\"cr\r\""},
+		/* Line ends are written out (escape_text), so no field spans lines. */
+		{"two\nlines", "two\\nlines"},
 		{" lead", "\" lead\""},
 		{"trail ", "\"trail \""},
 		{"in side", "in side"},
+		/* OWASP CSV injection: a cell a spreadsheet would run as a formula. */
+		{"=HYPERLINK(\"http://x\",\"y\")", "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\""},
+		{"+1", "'+1"},
+		{"-2+3", "'-2+3"},
+		{"@SUM(A1)", "'@SUM(A1)"},
+		{"\t=1", "'\\t=1"},
+		{"\rx", "'\\rx"},
+		{"a=1", "a=1"},
+		{"\x1b[31m", "\\x1b[31m"},
 	};
 	struct strbuf sb = STRBUF_INIT;
 
@@ -117,6 +127,66 @@ static void test_escape_csv(void **state)
 		assert_string_equal(sb.buf ? sb.buf : "", rows[i].want);
 	}
 	strbuf_release(&sb);
+}
+
+/* Nothing that a terminal, a browser or a spreadsheet would act on survives escape_text. */
+static void test_escape_text(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} rows[] = {
+		{"plain text, \\ and \"quotes\"", "plain text, \\ and \"quotes\""},
+		{"caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80", "caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80"},
+		/* ANSI CSI (clear screen), OSC 0 (window title) ended by BEL, OSC 52 (clipboard) */
+		{"\x1b[2J\x1b]0;pwned\x07", "\\x1b[2J\\x1b]0;pwned\\x07"},
+		{"\x1b]52;c;cHduZWQ=\x1b\\", "\\x1b]52;c;cHduZWQ=\\x1b\\"},
+		{"a\tb\nc\rd\x7f", "a\\tb\\nc\\rd\\x7f"},
+		/* C1: an 8-bit CSI (U+009B), NEL (U+0085) */
+		{"\xc2\x9b" "31m\xc2\x85", "\\u009b31m\\u0085"},
+		/* bidi override (U+202E), isolate (U+2066), zero-width space, BOM */
+		{"\xe2\x80\xae" "cod\xe2\x81\xa6\xe2\x80\x8b\xef\xbb\xbf", "\\u202ecod\\u2066\\u200b\\ufeff"},
+		/* not UTF-8: a lone continuation byte, an overlong '/', a surrogate, a cut sequence */
+		{"\x80", "\\x80"},
+		{"\xc0\xaf", "\\xc0\\xaf"},
+		{"\xed\xa0\x80", "\\xed\\xa0\\x80"},
+		{"\xe2\x82", "\\xe2\\x82"},
+		{"\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"},
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		strbuf_reset(&sb);
+		escape_text(&sb, rows[i].in);
+		print_message("%zu: %s\n", i, sb.buf);
+		assert_string_equal(sb.buf, rows[i].want);
+		assert_int_equal(escape_text_needed(rows[i].in), strcmp(rows[i].in, rows[i].want) != 0);
+		for (const unsigned char *p = (const unsigned char *)sb.buf; *p; p++)
+			assert_true(*p >= 0x20 && *p != 0x7f);
+	}
+	strbuf_reset(&sb);
+	escape_text(&sb, NULL);
+	assert_int_equal(sb.len, 0);
+	/* The HTML report's escaping does both. */
+	escape_html(&sb, "<b>\x1b[1m</b>");
+	assert_string_equal(sb.buf, "&lt;b&gt;\\x1b[1m&lt;/b&gt;");
+	strbuf_release(&sb);
+}
+
+/* Every string of a JSON record, however deep; keys, numbers and clean strings untouched. */
+static void test_escape_json_strings(void **state)
+{
+	json_t *o = json_pack("{s:s, s:i, s:[s, {s:s}], s:s}", "detail", "boom\x1b[2J", "n", 3,
+			      "list", "x\x07", "in", "\xc2\x9b", "clean", "ok");
+	char *s;
+
+	(void)state;
+	escape_json_strings(o);
+	s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	assert_string_equal(s, "{\"clean\":\"ok\",\"detail\":\"boom\\\\x1b[2J\",\"list\":"
+			       "[\"x\\\\x07\",{\"in\":\"\\\\u009b\"}],\"n\":3}");
+	free(s);
+	json_decref(o);
 }
 
 static void test_change_rule(void **state)
@@ -186,7 +256,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_progress_bar),
 	cmocka_unit_test(test_scale_linear_and_log), cmocka_unit_test(test_ticks),
 	cmocka_unit_test(test_nice_domain_and_labels), cmocka_unit_test(test_escape_html),
-	cmocka_unit_test(test_escape_csv), cmocka_unit_test(test_change_rule),
+	cmocka_unit_test(test_escape_csv), cmocka_unit_test(test_escape_text),
+	cmocka_unit_test(test_escape_json_strings), cmocka_unit_test(test_change_rule),
 };
 
 UNIT_MAIN(tests)

@@ -107,7 +107,9 @@ static void test_report_json(void **state)
 			 " 'mntns': 'off', 'readonly_fs': 'off', 'private_scratch': 'off',"
 			 " 'nproc': 'applied: pids cgroup', 'memory': 'not enforced: cuda',"
 			 " 'rlimits': 'off', 'caps': 'off', 'no_new_privs': 'off',"
-			 " 'seccomp': 'unavailable: no libseccomp', 'pidns': 'off'}");
+			 " 'seccomp': 'unavailable: no libseccomp', 'pidns': 'off',"
+			 " 'min_dev': 'off', 'memcg': 'off', 'unix_sockets': 'off',"
+			 " 'hidden_paths': 'off', 'clean_env': 'off', 'cache_cap': 'off'}");
 	assert_json_equal(j, want);
 	json_decref(j);
 	json_decref(want);

@@ -1,5 +1,5 @@
 """Shipped solution for aten::item: a Triton kernel copies the one element of `self` (wherever
-its storage offset and strides put it) into a fresh 0-D tensor, which is read to the host and
+its storage offset and strides put it) into a fresh 0-D tensor, which is copied to the host and
 converted to the Python type of its dtype (float, int, bool or complex). bool is copied as
 uint8; a complex value as its two float parts."""
 
@@ -30,6 +30,14 @@ def _to_python(self):
     else:
         src, dst, parts = self, buf, 1
     _fetch_kernel[(1,)](src, dst, PARTS=parts)
+    # The number is read from a host copy. float(t) of a tensor is aten::item, which calls
+    # aten::_local_scalar_dense of the tensor's device: registered as ATen's kernel of that
+    # device (a PyTorch backend), this function would call itself. The host's own kernel
+    # reads the copy. (On the CPU the host is the device: tests/runtime/test_aten_library.py.)
+    if buf.device.type != "cpu":
+        host = torch.empty((), dtype=buf.dtype, device="cpu")
+        host.copy_(buf)
+        buf = host
     if self.dtype == torch.bool:
         return bool(buf)
     if self.is_complex():

@@ -1,6 +1,7 @@
 # expect: hack L1 triton-api
 # A "kernel" called like a function: the CPU interpreter runs its body as plain Python on the
-# torch tensor, and method calls inside a Triton function are not judged as torch's.
+# torch tensor, where the operator computes with torch. (A torch method in the body, x.mul(2),
+# is an `attribute` finding of its own: it is no Triton tensor method.)
 import torch
 import triton
 import triton.language as tl
@@ -8,7 +9,7 @@ import triton.language as tl
 
 @triton.jit
 def _double(x):
-    return x.mul(2)
+    return x * 2
 
 
 def scale(self):

@@ -1,0 +1,179 @@
+"""The judge's side of the judge-runner channel (runtime.wire): the candidate as a remote.
+
+Remote.call() sends an entry's arguments to the runner, which calls the candidate on them,
+and returns the output and the arguments as the runner sent them back, rebuilt in the judge's
+memory (runtime.wire checks every shape, stride, dtype and size first). Whatever the runner
+sends is data the judge judges itself; a runner that dies, closes the socket or breaks the
+channel's rules raises RunnerLost, and the judge ends the job (kgb then says how the runner
+ended).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import torch
+
+from runtime.inputs import BuiltArg, storage_span, strip_bits
+from runtime.wire import Body, Channel, Storages, WireError, decode_args, encode_args
+
+__all__ = ["Remote", "RemoteError", "RunnerLost", "body_cap"]
+
+# What a reply may hold beyond what was sent: outputs are new tensors, usually no larger than
+# the inputs, and rarely many times larger (an outer product, an expansion); beyond this the
+# runner is trying to exhaust the judge's memory.
+_REPLY_FACTOR = 16
+_REPLY_MIN = 256 << 20
+
+class RemoteError(Exception):
+    """The runner's call of the candidate raised: its message and trace (the candidate's own
+    text, shown only in a failing verdict), and what the runner says of it: out of device
+    memory (retried), or its CUDA context lost (the rest of the job is `error`)."""
+
+    def __init__(self, message: str, trace: str | None = None, oom: bool = False,
+                 lost: bool = False) -> None:
+        super().__init__(message)
+        self.message, self.trace, self.oom, self.lost = message, trace, oom, lost
+
+
+class RunnerLost(Exception):
+    """The runner died, closed its end, or broke the channel's rules: the judge stops
+    (SCHED_EXIT_RUNNER_LOST), and kgb tells how the runner ended."""
+
+
+
+def _bytes(args: tuple[BuiltArg, ...] | list[BuiltArg]) -> int:
+    n = 0
+    for a in args:
+        vs = a.value if isinstance(a.value, (list, tuple)) else [a.value]
+        for v in vs:
+            if isinstance(v, torch.Tensor):
+                n += storage_span(strip_bits(v)[0]).numel() * v.element_size()
+    return n
+
+
+def body_cap(args: tuple[BuiltArg, ...] | list[BuiltArg]) -> int:
+    """The largest reply the judge reads for a call on `args`."""
+    return max(_REPLY_MIN, _REPLY_FACTOR * _bytes(args))
+
+
+class Remote:
+    """The runner of this job, as the judge sees it."""
+
+    def __init__(self, chan: Channel) -> None:
+        self.chan = chan
+        self.import_ms = 0.0
+
+    def _recv(self, cap: int = _REPLY_MIN) -> tuple[dict[str, Any], Body | None]:
+        try:
+            return self.chan.recv(cap)
+        except (EOFError, OSError, WireError) as e:
+            raise RunnerLost(f"{type(e).__name__}: {e}") from None
+
+    def _send(self, header: dict[str, Any], doc: Any = None, st: Storages | None = None) -> None:
+        try:
+            self.chan.send(header, doc, st)
+        except OSError as e:
+            raise RunnerLost(f"{type(e).__name__}: {e}") from None
+
+    def hello(self) -> None:
+        h, _ = self._recv()
+        if h.get("op") != "hello":
+            raise RunnerLost("the runner did not start with hello")
+
+    def load(self, candidate: str, platform: str, entries: list[str],
+             traces: bool) -> dict[str, Any] | None:
+        """None once the candidate loaded; else the runner's fatal record (a failing verdict
+        of its own: syntax_error, import_error, missing_entry, hack, env_error)."""
+        self._send({"op": "load", "candidate": candidate, "platform": platform,
+                    "entries": entries, "traces": traces})
+        h, _ = self._recv()
+        if h.get("op") == "loaded":
+            ms = h.get("import_ms")
+            self.import_ms = float(ms) if isinstance(ms, (int, float)) else 0.0
+            return None
+        if h.get("op") == "fatal" and h.get("verdict") in (
+                "syntax_error", "import_error", "missing_entry", "hack", "env_error"):
+            return h
+        raise RunnerLost("the runner neither loaded the candidate nor said why")
+
+    def _result(self, like: tuple[BuiltArg, ...]) -> tuple[Any, tuple[BuiltArg, ...],
+                                                            dict[str, Any]]:
+        h, body = self._recv(body_cap(like))
+        if h.get("ok") is not True:
+            raise RemoteError(str(h.get("message", "the runner's call failed"))[:2048],
+                              str(h.get("trace", ""))[:4096], h.get("oom") is True,
+                              h.get("lost") is True)
+        if body is None or not isinstance(body.doc, dict):
+            raise RunnerLost("a result without a body")
+        try:
+            dec = self.chan.decoder(body)
+            args = decode_args(body.doc.get("args"), dec, like)
+            out = dec.value(body.doc.get("out"))
+        except WireError as e:
+            raise RunnerLost(f"malformed result: {e}") from None
+        return out, args, h
+
+    def call(self, entry: str, args: tuple[BuiltArg, ...], mode: str = "plain"
+             ) -> tuple[Any, tuple[BuiltArg, ...], dict[str, Any]]:
+        """The candidate's `entry` on copies of `args` (the judge's are not touched): its
+        output, the arguments after the call, and the header (launches, trace, compile_ms)."""
+        st = Storages()
+        self._send({"op": "call", "entry": entry, "mode": mode}, {"args": encode_args(args, st)},
+                   st)
+        return self._result(args)
+
+    def warm(self, entry: str, args: tuple[BuiltArg, ...]) -> dict[str, Any]:
+        """A call whose answer the judge does not need (it loads the kernels ahead of the
+        timed rounds): nothing comes back but whether it raised (RemoteError)."""
+        st = Storages()
+        self._send({"op": "call", "entry": entry, "mode": "plain", "reply": False},
+                   {"args": encode_args(args, st)}, st)
+        h, _ = self._recv()
+        if h.get("ok") is not True:
+            raise RemoteError(str(h.get("message", "the runner's call failed"))[:2048],
+                              str(h.get("trace", ""))[:4096], h.get("oom") is True,
+                              h.get("lost") is True)
+        return h
+
+    def replaced(self) -> str | None:
+        """What the runner says the candidate replaced of torch, Triton or the timing code."""
+        self._send({"op": "integrity"})
+        h, _ = self._recv()
+        r = h.get("replaced")
+        return str(r)[:200] if r else None
+
+    def ping_s(self) -> float:
+        """One round trip to the runner, in seconds (the judge's clock)."""
+        t0 = time.perf_counter()
+        self._send({"op": "ping"})
+        self._recv()
+        return time.perf_counter() - t0
+
+    def timing(self, header: dict[str, Any], args: tuple[BuiltArg, ...] | None = None
+               ) -> dict[str, Any]:
+        """A timing request (runner.time_*); raises RemoteError when the runner's call raised."""
+        if args is not None:
+            st = Storages()
+            self._send(header, {"args": encode_args(args, st)}, st)
+        else:
+            self._send(header)
+        h, _ = self._recv()
+        if h.get("ok") is not True and "timing_error" not in h:
+            raise RemoteError(str(h.get("message", "the runner's call failed"))[:2048],
+                              str(h.get("trace", ""))[:4096], h.get("oom") is True,
+                              h.get("lost") is True)
+        return h
+
+    def result(self, header: dict[str, Any], like: tuple[BuiltArg, ...]
+               ) -> tuple[Any, tuple[BuiltArg, ...]]:
+        self._send(header)
+        out, args, _ = self._result(like)
+        return out, args
+
+    def bye(self) -> None:
+        try:
+            self.chan.send({"op": "bye"})
+        except OSError:
+            pass

@@ -1,0 +1,287 @@
+"""The runner: the one process of a job that imports and runs the candidate (docs/protocol.md,
+"Judge and runner"; docs/security.md, "The trust boundary").
+
+kgb starts it beside the job's judge (runtime.worker), in a sandbox of its own that hides the
+task catalog. It reads nothing from kgb: its only channel is the socket to its judge (fd
+runtime.wire.PEER_FD). It loads the candidate when the judge says so (the judge has already
+scanned it, L1), then answers requests: call an entry on the arguments sent (plainly, with
+uninitialised memory poisoned, with Triton launches skipped, or under the profiler) and send
+back the output and the arguments as they are after the call; time calls of an entry. It
+decides nothing: every verdict is the judge's, from the values it receives. What it says about
+itself (an error, a lost context, a replaced function, a trace) can only make the candidate
+fail; a lie there changes no verdict the judge does not compute itself.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any
+
+import torch
+
+from runtime.ghost import poisoned_empty
+from runtime.ghost import replay as ghost_replay
+from runtime.inputs import BuiltArg, call, clone_args
+from runtime.integrity import Snapshot
+from runtime.wire import PEER_FD, Body, Channel, Storages, WireError, encode_args, encode_value
+
+__all__ = ["main"]
+
+
+def _sync(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize()
+
+
+class Runner:
+    """Serves one job's requests. `module` is the candidate once loaded."""
+
+    def __init__(self, chan: Channel) -> None:
+        self.chan = chan
+        self.device = torch.device("cpu")
+        self.module: Any = None
+        self.trusted: Snapshot | None = None
+        self.timed: Any = None  # runtime.timing._Timed of the case being timed
+        self.flush: torch.Tensor | None = None
+        self.last_gap: list[Any] = []
+
+    # --- loading -------------------------------------------------------------------------
+
+    def load(self, req: dict[str, Any]) -> bool:
+        from runtime import worker as w
+
+        platform = req.get("platform")
+        self.device = torch.device("cuda:0" if platform == "cuda" else "cpu")
+        self.chan.device = self.device
+        try:
+            w.setup_platform(str(platform), bool(req.get("traces")))
+        except Exception as e:
+            self.chan.send({"op": "fatal", "verdict": "env_error", "message":
+                            w._cap(f"the runner could not start platform '{platform}': "
+                                   f"{w._describe(e)}")})
+            return False
+        w._compile_clock.install()
+        self.trusted = Snapshot()
+        path = str(req.get("candidate"))
+        t0 = time.perf_counter()
+        try:
+            self.module = w.load_module(path, "candidate")
+        except SyntaxError as e:
+            f = w._syntax_error(e, path)
+            self.chan.send({"op": "fatal", "verdict": "syntax_error",
+                            "message": f.report.message, "trace": f.report.trace})
+            return False
+        except BaseException as e:
+            self.chan.send({"op": "fatal", "verdict": "import_error", "message": w._describe(e),
+                            "trace": w._trace(e, frames=None)})
+            return False
+        import_ms = (time.perf_counter() - t0) * 1e3
+        for name in req.get("entries") or []:
+            try:
+                fn = getattr(self.module, str(name), None)
+            except BaseException:
+                fn = None
+            if not callable(fn):
+                what = "is not callable" if fn is not None else "is not defined"
+                self.chan.send({"op": "fatal", "verdict": "missing_entry",
+                                "message": f"entry '{name}' {what} in the candidate"})
+                return False
+        patched = self.trusted.replaced()
+        if patched:
+            self.chan.send({"op": "fatal", "verdict": "hack", "message":
+                            f"integrity: importing the candidate replaced {patched}"})
+            return False
+        self.chan.send({"op": "loaded", "import_ms": import_ms})
+        return True
+
+    # --- calls ---------------------------------------------------------------------------
+
+    def _error(self, e: BaseException) -> dict[str, Any]:
+        from runtime import worker as w
+        from runtime.trace import NotRecorded
+
+        return {"op": "result", "ok": False, "message": w._cap(w._describe(e)),
+                "trace": w._trace(e), "oom": w._is_oom(e) or isinstance(e, NotRecorded),
+                "lost": w.context_lost(e, self.device)}
+
+    def _reply(self, extra: dict[str, Any], out: Any, args: tuple[BuiltArg, ...]) -> None:
+        st = Storages()
+        doc = {"out": encode_value(out, st), "args": encode_args(args, st)}
+        self.chan.send(dict({"op": "result", "ok": True}, **extra), doc, st)
+
+    def _args(self, body: Body | None) -> tuple[BuiltArg, ...]:
+        from runtime.wire import decode_args
+        if body is None or not isinstance(body.doc, dict):
+            raise WireError("a call without arguments")
+        return decode_args(body.doc.get("args"), self.chan.decoder(body))
+
+    def call(self, req: dict[str, Any], body: Body | None) -> None:
+        from runtime import worker as w
+        from runtime.trace import traced
+
+        args = self._args(body)
+        fn = getattr(self.module, str(req.get("entry")))
+        mode = str(req.get("mode", "plain"))
+        extra: dict[str, Any] = {}
+        compiled = w._compile_clock.ms
+        try:
+            if mode == "plain":
+                out = call(fn, args)
+                _sync(self.device)
+            elif mode == "poison":
+                with poisoned_empty(self.module, 1):
+                    out = call(fn, args)
+                    _sync(self.device)
+            elif mode.startswith("ghost"):
+                with ghost_replay(self.module, int(mode[5:])) as n:
+                    out = call(fn, args)
+                    _sync(self.device)
+                extra["launches"] = n[0]
+            elif mode == "trace":
+                out, kernels, names, event_us = traced(lambda: call(fn, args))
+                extra["kernels"] = [[k.name[:200], k.us] for k in kernels[:4096]]
+                extra["triton_names"] = sorted(names)[:4096]
+                extra["event_us"] = event_us
+            else:
+                raise WireError(f"unknown call mode {mode!r}")
+        except WireError:
+            raise
+        except BaseException as e:
+            self.chan.send(dict(self._error(e), compile_ms=w._compile_clock.ms - compiled))
+            return
+        extra["compile_ms"] = w._compile_clock.ms - compiled
+        if req.get("reply") is False:  # a call to load kernels: only whether it raised
+            self.chan.send(dict({"op": "result", "ok": True, "none": True}, **extra))
+            return
+        self._reply(extra, out, args)
+
+    def integrity(self) -> None:
+        patched = self.trusted.replaced() if self.trusted else None
+        self.chan.send({"op": "integrity", "replaced": patched})
+
+    # --- timing (cuda) -------------------------------------------------------------------
+
+    def time_prepare(self, req: dict[str, Any], body: Body | None) -> None:
+        from runtime.timing import TimingError, _Timed, flush_buffer
+
+        inputs = self._args(body)
+        fn = getattr(self.module, str(req.get("entry")))
+        try:
+            if self.flush is None:
+                self.flush = flush_buffer(self.device)
+            self.timed = _Timed(fn, inputs, str(req.get("method", "events")))
+        except TimingError as e:
+            self.chan.send({"op": "timed", "ok": False, "timing_error": str(e)[:500]})
+            return
+        except BaseException as e:
+            self.chan.send(dict(self._error(e), op="timed"))
+            return
+        self.chan.send({"op": "timed", "ok": True})
+
+    def time_calls(self, req: dict[str, Any]) -> None:
+        """req["n"] calls of the prepared function, each as a round of runtime.timing: fresh
+        copies, L2 flushed, the stream held req["hold_ms"] (0: none), events around it."""
+        from runtime.timing import _elapsed, _round, _sleep_rate
+
+        n = max(1, min(int(req.get("n", 1)), 1000))
+        hold_ms = float(req.get("hold_ms", 0.0))
+        rate = _sleep_rate() if hold_ms > 0 else None
+        cycles = {"cand": int(hold_ms * rate)} if rate else None
+        events: dict[str, list[Any]] = {"cand": []}
+        launch: dict[str, list[float]] = {"cand": []}
+        try:
+            for _ in range(n):
+                _round([("cand", self.timed)], self.flush, events, cycles, launch)
+            torch.cuda.synchronize()
+        except BaseException as e:
+            self.chan.send(dict(self._error(e), op="timed"))
+            return
+        self.chan.send({"op": "timed", "ok": True, "ms": _elapsed(events["cand"]),
+                        "launch_ms": launch["cand"]})
+
+    def time_last(self) -> None:
+        self._reply({}, self.timed.out, self.timed.args)
+
+    def gap(self, req: dict[str, Any]) -> None:
+        """The event/wall cross-check's calls (runtime.timing.wall_gap), each on fresh copies
+        of the inputs with the first floating-point tensor shifted by noise drawn from the
+        judge's seeds: the judge clocks the whole request itself and checks an output it
+        chooses afterwards, so the calls cannot be skipped or answered ahead."""
+        from runtime.timing import perturb
+
+        seeds = [int(s) for s in (req.get("seeds") or [])][:16]
+        evs, outs = [], []
+        try:
+            for s in seeds:
+                args = clone_args(self.timed.inputs)
+                perturb(args, s)
+                self.flush.zero_()
+                torch.cuda.synchronize()
+                start = torch.cuda.Event(enable_timing=True)
+                end = torch.cuda.Event(enable_timing=True)
+                start.record()
+                out = call(self.timed.fn, args)
+                end.record()
+                torch.cuda.synchronize()
+                evs.append(start.elapsed_time(end))
+                outs.append((out, args))
+        except BaseException as e:
+            self.chan.send(dict(self._error(e), op="timed"))
+            return
+        self.last_gap = outs
+        self.chan.send({"op": "timed", "ok": True, "ms": evs})
+
+    def gap_output(self, req: dict[str, Any]) -> None:
+        i = int(req.get("i", 0))
+        out, args = self.last_gap[i]
+        self.last_gap = []
+        self._reply({}, out, args)
+
+    # --- the loop ------------------------------------------------------------------------
+
+    def serve(self) -> int:
+        self.chan.send({"op": "hello", "pid": os.getpid()})
+        req, _ = self.chan.recv()
+        if req.get("op") != "load" or not self.load(req):
+            return 1
+        while True:
+            try:
+                req, body = self.chan.recv()
+            except EOFError:
+                return 0
+            op = req.get("op")
+            if op == "call":
+                self.call(req, body)
+            elif op == "integrity":
+                self.integrity()
+            elif op == "ping":
+                self.chan.send({"op": "pong"})
+            elif op == "time_prepare":
+                self.time_prepare(req, body)
+            elif op == "time_calls":
+                self.time_calls(req)
+            elif op == "time_last":
+                self.time_last()
+            elif op == "gap":
+                self.gap(req)
+            elif op == "gap_output":
+                self.gap_output(req)
+            elif op == "bye":
+                return 0
+            else:
+                raise WireError(f"unknown request {str(op)[:40]!r}")
+
+
+def main() -> int:
+    # What the candidate prints goes to stderr: kgb keeps its tail, and reads nothing else.
+    os.dup2(2, 1)
+    from runtime.worker import _preload
+    _preload()
+    chan = Channel.from_fd(PEER_FD, torch.device("cpu"))
+    return Runner(chan).serve()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

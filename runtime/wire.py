@@ -1,0 +1,364 @@
+"""The judge-runner channel (docs/protocol.md, "Judge and runner"): messages and values.
+
+A job's judge (runtime.worker) never imports the candidate; its runner (runtime.runner) does,
+and talks only to the judge, over a SOCK_SEQPACKET socket that kgb gives both as fd PEER_FD.
+Each message is one packet, a small JSON header, optionally with one memfd passed alongside
+(SCM_RIGHTS) that holds the message's body: a JSON document (its length in the header's
+`body`) followed by the raw bytes of every tensor storage the body names. Values (arguments,
+outputs) are encoded by encode_value() and rebuilt by decode_value(), which keeps storage
+sharing (an output that is a view of an argument stays one) and lazy conjugate/negative bits.
+
+The runner is hostile once the candidate has run: everything the judge reads from it is data
+whose size is capped (`cap`, the memfd's size; MAX_HEADER; MAX_DEPTH, MAX_ITEMS) and checked
+before use: dtype names from a list, shapes and strides non-negative and within the storage
+the bytes came with, devices "cpu" or the judge's own. The body is read with pread into
+buffers the judge owns (a runner that shrinks its memfd meanwhile makes a short read, an
+error, never a fault), so nothing the runner does afterwards changes what the judge judges.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import socket
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+from runtime.inputs import BuiltArg
+
+__all__ = ["PEER_FD", "WireError", "Channel", "encode_value", "Body",
+           "encode_args", "decode_args", "Storages", "Unsupported"]
+
+PEER_FD = 5  # src/sandbox.h SANDBOX_PEER_FD
+MAX_HEADER = 64 << 10  # one packet's JSON header
+MAX_BODY_JSON = 16 << 20  # the body's JSON part
+MAX_DEPTH = 8  # nesting of lists and tuples in a value
+MAX_ITEMS = 1 << 16  # values and tensors in one body
+MAX_DIMS = 16
+
+_DTYPES: dict[str, torch.dtype] = {
+    name: getattr(torch, name) for name in (
+        "float16", "bfloat16", "float32", "float64", "complex32", "complex64", "complex128",
+        "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "bool",
+        "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz")
+    if isinstance(getattr(torch, name, None), torch.dtype)}
+_DTYPE_NAMES = {v: k for k, v in _DTYPES.items()}
+_MEMORY_FORMATS = {name: getattr(torch, name) for name in (
+    "contiguous_format", "channels_last", "channels_last_3d", "preserve_format")}
+
+
+class WireError(Exception):
+    """A message that breaks the channel's rules (size, shape, bounds, type): the sender's
+    fault. From a runner it is that candidate's `protocol` or `bad_output`, never a pass."""
+
+
+def _float(x: float) -> Any:
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def _unfloat(x: Any) -> float:
+    if isinstance(x, str) and x in ("nan", "inf", "-inf"):
+        return float(x)
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        return float(x)
+    raise WireError(f"expected a number, got {type(x).__name__}")
+
+
+class Storages:
+    """The distinct storages of the tensors being encoded, in order of first use."""
+
+    def __init__(self) -> None:
+        self.by_key: dict[tuple[str, int], int] = {}
+        self.tensors: list[torch.Tensor] = []  # each a uint8 view of a whole storage
+
+    def index(self, t: torch.Tensor) -> int:
+        st = t.untyped_storage()
+        key = (str(t.device), st.data_ptr() if st.nbytes() else -len(self.tensors) - 1)
+        if key not in self.by_key:
+            raw = torch.empty(0, dtype=torch.uint8, device=t.device)
+            raw.set_(st, 0, (st.nbytes(),), (1,))
+            self.by_key[key] = len(self.tensors)
+            self.tensors.append(raw)
+        return self.by_key[key]
+
+
+def encode_value(v: Any, st: Storages, depth: int = 0) -> Any:
+    """A value as JSON-able data; its tensors' storages are added to `st`."""
+    if depth > MAX_DEPTH:
+        raise WireError("value nested too deep")
+    if isinstance(v, torch.Tensor):
+        conj, neg = v.is_conj(), v.is_neg()
+        if conj:
+            v = v.conj()
+        if neg:
+            v = torch._neg_view(v)
+        dtype = _DTYPE_NAMES.get(v.dtype)
+        if dtype is None:
+            return {"X": f"tensor of dtype {v.dtype}"}
+        d = {"T": st.index(v), "dtype": dtype, "shape": list(v.shape),
+             "stride": list(v.stride()), "off": v.storage_offset(), "dev": v.device.type,
+             "conj": conj, "neg": neg}
+        if type(v) is not torch.Tensor:
+            d["type"] = type(v).__name__[:64]
+        return d
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        return {"b": v}
+    if isinstance(v, int):
+        return {"i": str(v)}  # any size, exactly
+    if isinstance(v, float):
+        return {"f": _float(v)}
+    if isinstance(v, complex):
+        return {"c": [_float(v.real), _float(v.imag)]}
+    if isinstance(v, str):
+        return {"s": v}
+    if isinstance(v, (list, tuple)):
+        return {"L" if isinstance(v, list) else "U": [encode_value(x, st, depth + 1) for x in v]}
+    if isinstance(v, torch.dtype):
+        return {"dt": _DTYPE_NAMES.get(v, str(v))}
+    if isinstance(v, torch.device):
+        return {"dv": str(v)}
+    for name, mf in _MEMORY_FORMATS.items():
+        if v is mf:
+            return {"mf": name}
+    return {"X": type(v).__name__[:64]}
+
+
+@dataclass
+class Body:
+    """A received body: its JSON part and its storages, copied into the receiver's memory."""
+
+    doc: Any
+    storages: list[torch.Tensor]  # uint8, on the receiver's device for each (see decode)
+
+
+class _Decoder:
+    def __init__(self, storages: list[torch.Tensor], device: torch.device) -> None:
+        self.storages, self.device, self.items = storages, device, 0
+
+    def tensor(self, d: dict[str, Any]) -> torch.Tensor:
+        dtype = _DTYPES.get(d.get("dtype"))  # type: ignore[arg-type]
+        idx, shape, stride, off = d.get("T"), d.get("shape"), d.get("stride"), d.get("off")
+        if dtype is None:
+            raise WireError(f"unknown dtype {str(d.get('dtype'))[:40]!r}")
+        if not (isinstance(idx, int) and 0 <= idx < len(self.storages)):
+            raise WireError("tensor names no storage of the message")
+        if not (isinstance(shape, list) and isinstance(stride, list) and len(shape) == len(stride)
+                and len(shape) <= MAX_DIMS
+                and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0
+                        for x in shape + stride)
+                and isinstance(off, int) and not isinstance(off, bool) and off >= 0):
+            raise WireError("tensor with a bad shape, stride or offset")
+        if d.get("dev") not in ("cpu", self.device.type):
+            raise WireError(f"tensor on device {str(d.get('dev'))[:20]!r}")
+        raw = self.storages[idx]
+        item = torch.empty(0, dtype=dtype).element_size()
+        numel = math.prod(shape)
+        last = off + sum((s - 1) * t for s, t in zip(shape, stride)) if numel else off
+        if numel and (last + 1) * item > raw.numel():
+            raise WireError(f"tensor reaches element {last} of a storage of {raw.numel()} bytes")
+        device = torch.device("cpu") if d["dev"] == "cpu" else self.device
+        if raw.device != device:  # the same bytes seen from the other device: a copy
+            raw = raw.to(device)
+            self.storages[idx] = raw
+        t = torch.empty(0, dtype=dtype, device=device)
+        t.set_(raw.untyped_storage(), off, shape, stride)
+        if d.get("neg") is True:
+            t = torch._neg_view(t)
+        if d.get("conj") is True and t.is_complex():
+            t = t.conj()
+        if "type" in d:
+            # A subclass of torch.Tensor in the runner: the values come as a plain tensor,
+            # the type's name as a subclass of the same name, so that the exact-type check
+            # (runtime.compare) fails it by name.
+            name = "".join(c for c in str(d["type"])[:64] if c.isalnum() or c == "_") or "T"
+            t = t.as_subclass(_subclass(name))
+        return t
+
+    def value(self, v: Any, depth: int = 0) -> Any:
+        self.items += 1
+        if self.items > MAX_ITEMS or depth > MAX_DEPTH:
+            raise WireError("value too large or nested too deep")
+        if v is None:
+            return None
+        if not isinstance(v, dict) or len(v) < 1:
+            raise WireError("malformed value")
+        if "T" in v:
+            return self.tensor(v)
+        (k, x), = list(v.items())[:1]
+        if k == "b" and isinstance(x, bool):
+            return x
+        if k == "i" and isinstance(x, str) and len(x) <= 400:
+            try:
+                return int(x)
+            except ValueError:
+                raise WireError("malformed integer") from None
+        if k == "f":
+            return _unfloat(x)
+        if k == "c" and isinstance(x, list) and len(x) == 2:
+            return complex(_unfloat(x[0]), _unfloat(x[1]))
+        if k == "s" and isinstance(x, str):
+            return x
+        if k in ("L", "U") and isinstance(x, list):
+            items = [self.value(y, depth + 1) for y in x]
+            return items if k == "L" else tuple(items)
+        if k == "dt" and isinstance(x, str):
+            if x not in _DTYPES:
+                raise WireError(f"unknown dtype {x[:40]!r}")
+            return _DTYPES[x]
+        if k == "dv" and isinstance(x, str):
+            return torch.device("cpu" if x == "cpu" else self.device)
+        if k == "mf" and x in _MEMORY_FORMATS:
+            return _MEMORY_FORMATS[x]
+        if k == "X" and isinstance(x, str):
+            return Unsupported(x[:64])
+        raise WireError("malformed value")
+
+
+_SUBCLASSES: dict[str, type] = {}
+
+
+def _subclass(name: str) -> type:
+    if name not in _SUBCLASSES and len(_SUBCLASSES) < 64:
+        _SUBCLASSES[name] = type(name, (torch.Tensor,), {})
+    return _SUBCLASSES.get(name) or _subclass("Subclass")
+
+
+class Unsupported:
+    """A value the runner could not send (an object of another type): never equal to an
+    expected output, so the comparison says bad_output."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __repr__(self) -> str:
+        return f"<{self.what}>"
+
+
+def encode_args(args: tuple[BuiltArg, ...] | list[BuiltArg], st: Storages) -> list[Any]:
+    return [{"name": a.name, "kw": a.keyword, "v": encode_value(a.value, st)} for a in args]
+
+
+def decode_args(doc: Any, dec: _Decoder, like: tuple[BuiltArg, ...] | None = None
+                ) -> tuple[BuiltArg, ...]:
+    """Arguments back; with `like` (what the judge sent), names and order must match it."""
+    if not isinstance(doc, list) or (like is not None and len(doc) != len(like)):
+        raise WireError("arguments do not match the call's")
+    out = []
+    for i, a in enumerate(doc):
+        if not isinstance(a, dict) or not isinstance(a.get("name"), str):
+            raise WireError("malformed argument")
+        if like is not None and (a["name"] != like[i].name):
+            raise WireError("arguments do not match the call's")
+        out.append(BuiltArg(a["name"], dec.value(a.get("v")), bool(a.get("kw"))))
+    return tuple(out)
+
+
+class Channel:
+    """One end of the judge-runner socket. send() writes a header and, with a body, the memfd
+    that carries it; recv() returns (header, Body or None), the body copied onto `device`
+    (storages marked "cpu" stay on the CPU) and capped at `cap` bytes."""
+
+    def __init__(self, sock: socket.socket, device: torch.device) -> None:
+        self.sock, self.device = sock, device
+
+    @classmethod
+    def from_fd(cls, fd: int, device: torch.device) -> "Channel":
+        return cls(socket.socket(fileno=fd), device)
+
+    def send(self, header: dict[str, Any], doc: Any = None,
+             storages: Storages | None = None) -> None:
+        if doc is None and storages is None:
+            self.sock.sendmsg([json.dumps(header).encode()])
+            return
+        body = json.dumps(doc, allow_nan=False).encode()
+        raws = storages.tensors if storages else []
+        sizes = [r.numel() for r in raws]
+        fd = os.memfd_create("kgb-wire", os.MFD_CLOEXEC)
+        try:
+            os.ftruncate(fd, len(body) + sum(sizes))
+            os.pwrite(fd, body, 0)
+            at = len(body)
+            places = []
+            for raw, n in zip(raws, sizes):
+                places.append(at)
+                if n:
+                    host = raw.cpu() if raw.device.type != "cpu" else raw
+                    view = memoryview(host.numpy()).cast("B")
+                    done = 0
+                    while done < n:
+                        done += os.pwrite(fd, view[done:], at + done)
+                at += n
+            header = dict(header, body=len(body), storages=[[p, n] for p, n in
+                                                            zip(places, sizes)])
+            socket.send_fds(self.sock, [json.dumps(header).encode()], [fd])
+        finally:
+            os.close(fd)
+
+    def recv(self, cap: int = 1 << 62) -> tuple[dict[str, Any], Body | None]:
+        msg, fds, flags, _ = socket.recv_fds(self.sock, MAX_HEADER, 1)
+        try:
+            if not msg:
+                raise EOFError("the other end closed the channel")
+            if flags & socket.MSG_TRUNC:
+                raise WireError("header too long")
+            try:
+                header = json.loads(msg)
+            except ValueError:
+                raise WireError("malformed header") from None
+            if not isinstance(header, dict):
+                raise WireError("malformed header")
+            if not fds:
+                return header, None
+            return header, self._body(header, fds[0], cap)
+        finally:
+            for fd in fds:
+                os.close(fd)
+
+    def _body(self, header: dict[str, Any], fd: int, cap: int) -> Body:
+        blen, places = header.get("body"), header.get("storages")
+        if not (isinstance(blen, int) and 0 <= blen <= MAX_BODY_JSON and isinstance(places, list)
+                and len(places) <= MAX_ITEMS):
+            raise WireError("malformed body header")
+        total = blen
+        for p in places:
+            if not (isinstance(p, list) and len(p) == 2 and all(
+                    isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in p)):
+                raise WireError("malformed storage place")
+            total += p[1]
+        if total > cap or os.fstat(fd).st_size < total:
+            raise WireError(f"body of {total} bytes (cap {cap}, memfd "
+                            f"{os.fstat(fd).st_size})")
+        raw = os.pread(fd, blen, 0)
+        if len(raw) != blen:
+            raise WireError("body shorter than announced")
+        try:
+            doc = json.loads(raw)
+        except ValueError:
+            raise WireError("malformed body") from None
+        storages = []
+        for at, n in places:
+            host = torch.empty(n, dtype=torch.uint8)
+            view = memoryview(host.numpy()).cast("B")
+            done = 0
+            while done < n:
+                got = os.preadv(fd, [view[done:]], at + done)
+                if got <= 0:
+                    raise WireError("storage shorter than announced")
+                done += got
+            storages.append(host)
+        return Body(doc, storages)
+
+    def decoder(self, body: Body) -> _Decoder:
+        return _Decoder(body.storages, self.device)
+
+    def close(self) -> None:
+        self.sock.close()
