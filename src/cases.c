@@ -339,6 +339,15 @@ static int expand_entry(const struct task *t, size_t ei, json_t *all_axes, unsig
 	len = xcalloc(nr + 1, sizeof(*len));
 	for (size_t i = 0; i < nr; i++)
 		len[i] = json_array_size(json_object_get(all_axes, names[i]));
+	if (kind == CASES_HELDOUT) {
+		/* Held-out axes the entry does not use would only repeat its public cases. */
+		bool uses = false;
+
+		for (size_t i = 0; i < nr; i++)
+			uses |= json_object_get(e->heldout_over, names[i]) != NULL;
+		if (!uses)
+			goto out;
+	}
 	if (cover && (total = cover_pairwise(len, nr, &rows)) > CASES_MAX_PER_ENTRY) {
 		strbuf_addf(err, "entries[%zu]: more than %d cases even when covering pairs", ei,
 			    CASES_MAX_PER_ENTRY);
@@ -403,6 +412,88 @@ out:
 	return r;
 }
 
+/* How many cases from l->v[from] on are regular ones (neither timed nor held out). */
+static size_t count_regular(const struct case_list *l, size_t from)
+{
+	size_t n = 0;
+
+	while (from + n < l->nr && !l->v[from + n].timed && !l->v[from + n].heldout)
+		n++;
+	return n;
+}
+
+/* Whether a resolved tensor descriptor's values are drawn from the seed (and there are any). */
+static bool tensor_is_drawn(json_t *t)
+{
+	static const char *const fixed[] = {"ones", "zeros", "arange", "poison", NULL};
+	json_t *shape = json_object_get(t, "shape"), *x;
+	size_t i;
+
+	if (strv_contains(fixed, json_string_value(json_object_get(t, "dist"))))
+		return false;
+	json_array_foreach(shape, i, x) {
+		if (!json_integer_value(x))
+			return false;
+	}
+	return true;
+}
+
+/* Whether a case's inputs depend on its seed: another seed gives other values. */
+static bool case_is_drawn(const struct case_desc *c)
+{
+	size_t i, k;
+	json_t *a, *e;
+
+	json_array_foreach(c->args, i, a) {
+		if (json_is_object(json_object_get(a, "tensor")) &&
+		    tensor_is_drawn(json_object_get(a, "tensor")))
+			return true;
+		json_array_foreach(json_object_get(a, "tensors"), k, e) {
+			if (json_is_object(e) && tensor_is_drawn(e))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Held-out seeds: up to CASES_RESEEDED of the entry's regular cases l->v[from..to) with drawn
+ * inputs, chosen by the run seed (so which ones is as secret as the seed), appended again with
+ * a seed no public case has. They catch a kernel fitted to the public values, on any task.
+ */
+static void add_reseeded(const struct task *t, size_t ei, size_t from, size_t to,
+			 unsigned long long run_seed, struct case_list *l)
+{
+	size_t *q = xcalloc(to - from + 1, sizeof(*q)), nq = 0, pick[CASES_RESEEDED], np = 0;
+	unsigned long long h = hash_mix64(run_seed ^ hash_fnv1a(t->op) ^
+					  hash_mix64(hash_fnv1a(t->entries[ei].name)) ^
+					  0x9e3779b97f4a7c15ULL);
+
+	for (size_t i = from; i < to; i++)
+		if (case_is_drawn(&l->v[i]))
+			q[nq++] = i;
+	/* A partial Fisher-Yates shuffle of q, driven by h. */
+	for (; np < CASES_RESEEDED && np < nq; np++) {
+		size_t j = np + (size_t)(h % (nq - np)), tmp = q[np];
+
+		q[np] = q[j];
+		q[j] = tmp;
+		pick[np] = q[np];
+		h = hash_mix64(h + 1);
+	}
+	for (size_t k = 0; k < np; k++) {
+		struct case_desc c = l->v[pick[k]];
+
+		c.axes = json_deep_copy(c.axes);
+		c.args = json_deep_copy(c.args);
+		c.heldout = c.reseeded = true;
+		c.seed = hash_mix64(c.seed ^ 0x85ebca6bc2b2ae35ULL);
+		XGROW(l->v, l->nr + 1, l->alloc);
+		l->v[l->nr++] = c;
+	}
+	free(q);
+}
+
 int cases_generate(const struct task *t, unsigned flags, unsigned long long run_seed,
 		   struct case_list *ret, struct strbuf *err)
 {
@@ -411,10 +502,13 @@ int cases_generate(const struct task *t, unsigned flags, unsigned long long run_
 
 	for (size_t ei = 0; ei < t->nr_entries && r == 0; ei++) {
 		const struct task_entry *e = &t->entries[ei];
+		size_t from = l.nr;
 
 		r = expand_entry(t, ei, e->axes, 0, run_seed, &l, err);
 		if (r == 0 && (flags & CASES_HELDOUT) && e->heldout_axes)
 			r = expand_entry(t, ei, e->heldout_axes, CASES_HELDOUT, run_seed, &l, err);
+		if (r == 0 && (flags & CASES_HELDOUT))
+			add_reseeded(t, ei, from, from + count_regular(&l, from), run_seed, &l);
 		if (r == 0 && (flags & CASES_PERF) && e->perf_axes)
 			r = expand_entry(t, ei, e->perf_axes, CASES_PERF, run_seed, &l, err);
 	}

@@ -5,8 +5,10 @@
  * the axes the entry references (first axis slowest), substitutes the axis values into the
  * argument templates, fills descriptor defaults (layout, dist), validates the resolved values,
  * and computes each case's tolerance, cost model and seed. Perf cases (the entry's `perf`
- * axes) are added with CASES_PERF, i.e. on platforms that time; held-out cases (the entry's
- * `heldout` axes, never shown to a model or an agent's verify tool) with CASES_HELDOUT.
+ * axes) are added with CASES_PERF, i.e. on platforms that time; held-out cases with
+ * CASES_HELDOUT: the product of the entry's `heldout` axes (shapes never shown to a model or an
+ * agent's verify tool), then up to CASES_RESEEDED of its regular cases again with another seed
+ * (values no public case draws), chosen by the run seed among those with drawn inputs.
  *
  * Ownership: a case_list owns its cases and their JSON; release with case_list_release().
  * Errors: -EINVAL or -E2BIG, with "entries[i] case N: what" in err (the caller adds the file).
@@ -25,12 +27,15 @@
 #define CASES_MAX_PER_ENTRY 4096
 /* Largest tensor a case may ask for, in elements (16 Gi): guards typos in task files. */
 #define CASES_MAX_NUMEL (1LL << 34)
+/* Regular cases of each entry that CASES_HELDOUT repeats with a held-out seed. */
+#define CASES_RESEEDED 2
 
 struct case_desc {
 	size_t entry_idx;
 	const char *entry;  /* entry name, borrowed from the task */
 	bool timed;
 	bool heldout;
+	bool reseeded; /* held out: a regular case's axes again, with another seed */
 	unsigned long long seed;
 	json_t *axes;	    /* owned: axis name -> value, only the axes the entry references */
 	json_t *args;	    /* owned: fully resolved argument list */

@@ -52,6 +52,7 @@ const char *const catalog_mutants[] = {"zero",	   "tail",	   "last", "dtype",
 				       "perturb", "mutate_input", NULL};
 static const char *const deep_checks[] = {"validity", "zero",	 "tail",	 "last",
 					  "dtype",    "perturb", "mutate_input", "ghost", NULL};
+const char *const catalog_degenerate_keys[] = {"empty", "size1", "npot", "dim_size1", NULL};
 static const char *const task_files[] = {"task.json", "reference.py", "prompt.md", "solution.py",
 					 NULL};
 
@@ -434,6 +435,68 @@ static void check_exempt(struct vctx *v, const char *path, json_t *x, json_t *ta
 	}
 }
 
+/*
+ * `degenerate`, of the task or of one entry: degenerate size -> why the grid cannot reach it,
+ * either one sentence for every argument or an object of argument name -> sentence. `arg_ok`
+ * says whether an argument name exists (in the entry, or for the task in some entry).
+ */
+static void check_degenerate(struct vctx *v, const char *path, json_t *x,
+			     bool (*arg_ok)(const struct task *, size_t, const char *),
+			     const struct task *t, size_t idx)
+{
+	const char *dk, *ak;
+	json_t *dv, *av;
+
+	if (!json_is_object(x)) {
+		verr(v, path, "expected an object of degenerate size -> reason");
+		return;
+	}
+	json_object_foreach(x, dk, dv) {
+		if (!strv_contains(catalog_degenerate_keys, dk)) {
+			verr(v, path,
+			     "unknown size '%s' (expected empty, size1, npot or dim_size1)", dk);
+			continue;
+		}
+		if (json_is_string(dv) && strlen(json_string_value(dv)) >= 10)
+			continue;
+		if (!json_is_object(dv) || !json_object_size(dv)) {
+			verr(v, path, "'%s': expected the reason as a sentence, or an object of argument name -> sentence", dk);
+			continue;
+		}
+		json_object_foreach(dv, ak, av) {
+			if (!arg_ok(t, idx, ak))
+				verr(v, path, "'%s': '%s' is not an argument%s", dk, ak,
+				     idx == (size_t)-1 ? " of any entry" : " of the entry");
+			else if (!json_is_string(av) || strlen(json_string_value(av)) < 10)
+				verr(v, path, "'%s'.'%s': expected the reason as a sentence", dk,
+				     ak);
+		}
+	}
+}
+
+static bool entry_has_arg(const struct task *t, size_t idx, const char *name)
+{
+	size_t i;
+	json_t *a;
+
+	json_array_foreach(t->entries[idx].args, i, a) {
+		const char *n = json_string_value(json_object_get(a, "name"));
+
+		if (n && !strcmp(n, name))
+			return true;
+	}
+	return false;
+}
+
+static bool task_has_arg(const struct task *t, size_t idx, const char *name)
+{
+	(void)idx;
+	for (size_t i = 0; i < t->nr_entries; i++)
+		if (json_is_array(t->entries[i].args) && entry_has_arg(t, i, name))
+			return true;
+	return false;
+}
+
 /* A new object: `base`'s axes with `over`'s replacing or adding (insertion order kept). */
 static json_t *merge_axes(json_t *base, json_t *over)
 {
@@ -470,7 +533,7 @@ static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, j
 					    "mutates",
 					    "returns", "reference_precision", "reduce", "scale",
 					    "bytes", "flops", "out_dtype", "tolerance", "cover",
-					    "exempt", NULL};
+					    "exempt", "degenerate", NULL};
 	struct task_entry *e = &t->entries[idx];
 	struct strbuf p = STRBUF_INIT, q = STRBUF_INIT;
 	json_t *x, *arg_names = json_object();
@@ -517,14 +580,32 @@ static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, j
 	strbuf_reset(&q);
 	strbuf_addf(&q, "%s.heldout", p.buf);
 	check_axes(v, q.buf, json_object_get(j, "heldout"));
-	if (json_is_object(json_object_get(j, "heldout"))) {
+	{
+		/*
+		 * The task's held-out axes apply to every entry that has them; the entry's own
+		 * replace them.
+		 */
+		json_t *over = json_object(), *th = json_object_get(t->spec, "heldout");
 		const char *hk;
 		json_t *hv;
 
-		e->heldout_axes = merge_axes(e->axes, json_object_get(j, "heldout"));
-		json_object_foreach(json_object_get(j, "heldout"), hk, hv) {
-			if (!json_object_get(e->axes, hk))
-				verr(v, q.buf, "heldout axis '%s' is not an axis of the entry", hk);
+		if (json_is_object(th))
+			json_object_foreach(th, hk, hv) {
+				if (json_object_get(e->axes, hk))
+					json_object_set(over, hk, hv);
+			}
+		if (json_is_object(json_object_get(j, "heldout")))
+			json_object_foreach(json_object_get(j, "heldout"), hk, hv) {
+				if (!json_object_get(e->axes, hk))
+					verr(v, q.buf,
+					     "heldout axis '%s' is not an axis of the entry", hk);
+				json_object_set(over, hk, hv);
+			}
+		if (json_object_size(over)) {
+			e->heldout_axes = merge_axes(e->axes, over);
+			e->heldout_over = over;
+		} else {
+			json_decref(over);
 		}
 	}
 	strbuf_reset(&q);
@@ -636,6 +717,13 @@ static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, j
 		check_exempt(v, q.buf, x, t->exempt);
 		e->exempt = json_is_object(x) ? x : NULL;
 	}
+	x = json_object_get(j, "degenerate");
+	if (x && json_is_array(e->args)) {
+		strbuf_reset(&q);
+		strbuf_addf(&q, "%s.degenerate", p.buf);
+		check_degenerate(v, q.buf, x, entry_has_arg, t, idx);
+		e->degenerate = json_is_object(x) ? x : NULL;
+	}
 	if (json_is_array(e->args))
 		check_refs(v, p.buf, e);
 out:
@@ -659,6 +747,7 @@ static void task_release(struct task *t)
 		json_decref(t->entries[i].axes);
 		json_decref(t->entries[i].perf_axes);
 		json_decref(t->entries[i].heldout_axes);
+		json_decref(t->entries[i].heldout_over);
 		json_decref(t->entries[i].mutates);
 		json_decref(t->entries[i].returns);
 	}
@@ -676,7 +765,8 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 		     struct task *t, struct strbuf *errs)
 {
 	static const char *const known[] = {"schema", "op", "source", "kind", "platforms", "axes",
-					    "entries", "seed", "exempt", "allow", NULL};
+					    "entries", "seed", "exempt", "allow", "degenerate",
+					    "heldout", NULL};
 	struct vctx v = {.errs = errs};
 	char *file = path_join(dir, "task.json");
 	struct strbuf text = STRBUF_INIT;
@@ -714,7 +804,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 	}
 	json_object_foreach(j, key, x) {
 		if (!strv_contains(known, key))
-			verr(&v, key, "unknown field (expected one of schema, op, source, kind, platforms, axes, entries, seed, exempt, allow)");
+			verr(&v, key, "unknown field (expected one of schema, op, source, kind, platforms, axes, entries, seed, exempt, allow, degenerate, heldout)");
 	}
 	x = json_object_get(j, "schema");
 	if (!json_is_integer(x) || json_integer_value(x) != 1)
@@ -775,6 +865,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 			}
 		t->allow = x;
 	}
+	check_axes(&v, "heldout", json_object_get(j, "heldout"));
 	x = json_object_get(j, "entries");
 	if (!json_is_array(x) || !json_array_size(x)) {
 		verr(&v, "entries", "expected a non-empty list of entries");
@@ -787,6 +878,26 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 		t->entries = xcalloc(json_array_size(x), sizeof(*t->entries));
 		t->nr_entries = json_array_size(x);
 		json_array_foreach(x, i, e) check_entry(&v, t, i, e, json_object_get(j, "axes"));
+	}
+	x = json_object_get(j, "heldout");
+	if (json_is_object(x) && t->entries) {
+		const char *hk;
+		json_t *hv;
+
+		json_object_foreach(x, hk, hv) {
+			bool found = false;
+
+			for (size_t i = 0; i < t->nr_entries; i++)
+				found |= json_object_get(t->entries[i].axes, hk) != NULL;
+			if (!found)
+				verr(&v, "heldout",
+				     "heldout axis '%s' is not an axis of any entry", hk);
+		}
+	}
+	x = json_object_get(j, "degenerate");
+	if (x) {
+		check_degenerate(&v, "degenerate", x, task_has_arg, t, (size_t)-1);
+		t->degenerate = json_is_object(x) ? x : NULL;
 	}
 	for (const char *const *f = task_files; *f; f++) {
 		char *path = path_join(dir, *f);

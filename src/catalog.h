@@ -32,6 +32,7 @@ struct task_entry {
 	json_t *axes;	    /* merged shared+entry axes, owned */
 	json_t *perf_axes;  /* merged axes with perf laid over, owned; NULL without perf */
 	json_t *heldout_axes; /* merged axes with heldout laid over, owned; NULL without */
+	json_t *heldout_over; /* the task's and entry's heldout axes, merged; owned, or NULL */
 	json_t *mutates;    /* array of arg names, borrowed (or owned empty array) */
 	json_t *returns;     /* "value", "none", an arg name, or a list of arg names; owned */
 	const char *reference_precision; /* "float64" or "native"; borrowed */
@@ -39,6 +40,7 @@ struct task_entry {
 	double atol_mult, rtol_mult;
 	bool cover_pairwise; /* "cover": "pairwise": its cases cover every value pair, not the product */
 	json_t *exempt;	     /* check name -> why it cannot apply to this entry, borrowed, or NULL */
+	json_t *degenerate;  /* size the grid cannot reach -> why (docs/task-format.md), or NULL */
 };
 
 struct task {
@@ -51,6 +53,7 @@ struct task {
 	long long seed;
 	json_t *exempt;		  /* check name -> why it cannot apply (kgb lint --deep), borrowed */
 	json_t *allow;		  /* extra names the L1 scan allows (strings) or NULL, borrowed */
+	json_t *degenerate;	  /* like an entry's, for every entry; borrowed or NULL */
 	char version[HASH_HEX_LEN + 1]; /* sha256 of task.json, reference.py and prompt.md */
 };
 
@@ -81,6 +84,11 @@ const char *task_exemption(const struct task *t, const char *check);
  * NULL. Borrowed.
  */
 const char *task_entry_exemption(const struct task *t, size_t entry_idx, const char *check);
+/*
+ * The degenerate sizes `kgb lint` requires of every case grid (audit.h), as `degenerate` keys
+ * of task.json name them: empty, size1, npot, dim_size1.
+ */
+extern const char *const catalog_degenerate_keys[];
 /* Whether `name` is a dtype the runtime knows. */
 bool catalog_is_dtype(const char *name);
 /* Whether `name` is a tensor layout / value distribution the runtime knows. */

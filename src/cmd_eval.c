@@ -1247,6 +1247,41 @@ static int open_gpu_lock(const char *scratch, int *ret_fd, struct strbuf *err)
 	return r;
 }
 
+/*
+ * `--heldout` promises cases no public grid has. A task that has none (no `heldout` axes, and
+ * no input drawn from the seed) would report its public result as the held-out one, so the run
+ * is refused, naming every such task.
+ */
+static int check_heldout(const struct candidate *cands, size_t nr, unsigned long long seed,
+			 struct strbuf *err)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		struct case_list l = {0};
+		size_t held = 0;
+		bool seen = false;
+
+		for (size_t k = 0; k < i; k++)
+			seen |= cands[k].task == cands[i].task;
+		if (seen)
+			continue;
+		if (cases_generate(cands[i].task, CASES_HELDOUT, seed, &l, err) < 0)
+			return -EINVAL; /* the same error comes again when its cases are built */
+		for (size_t k = 0; k < l.nr; k++)
+			held += l.v[k].heldout;
+		case_list_release(&l);
+		if (!held) {
+			strbuf_addf(err,
+				    "%s--heldout: task '%s' has no held-out cases (%s/task.json: "
+				    "no 'heldout' axes and no input drawn from the seed)",
+				    r ? "; " : "", cands[i].task->op, cands[i].task->dir);
+			r = -EINVAL;
+		}
+	}
+	return r;
+}
+
 /* `kgb eval --backend slurm` (slurm_run.h): submits; never evaluates anything itself. */
 static int eval_submit(struct eval_opts *o, struct kgb_ctx *kctx)
 {
@@ -1397,6 +1432,11 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	if (r < 0) {
 		fprintf(stderr, "kgb eval: %s\n", err.buf);
 		ret = r == -ENOENT ? KGB_EXIT_USAGE : KGB_EXIT_DATA;
+		goto out;
+	}
+	if (o.heldout && check_heldout(cands, nr_cands, o.seed, &err) < 0) {
+		fprintf(stderr, "kgb eval: %s\n", err.buf);
+		ret = KGB_EXIT_DATA;
 		goto out;
 	}
 	r = store_open(o.store_path, &store, &err);

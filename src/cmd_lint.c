@@ -1,6 +1,7 @@
 /*
- * cmd_lint.c - `kgb lint`: validate every task spec, then expand every case grid (perf cases
- * included) so that a value that only goes wrong after substitution is found too.
+ * cmd_lint.c - `kgb lint`: validate every task spec, then expand every case grid (perf and
+ * held-out cases included) so that a value that only goes wrong after substitution is found
+ * too, and audit each grid's degenerate sizes and held-out cases (audit.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 #include <string.h>
 
+#include "audit.h"
 #include "cases.h"
 #include "catalog.h"
 #include "deep.h"
@@ -21,7 +23,8 @@ static void usage(void)
 {
 	printf("usage: kgb lint [--deep] [--json] [TASK...]\n"
 	       "\n"
-	       "Checks every task.json against docs/task-format.md and expands its case grid.\n"
+	       "Checks every task.json against docs/task-format.md and expands its case grid;\n"
+	       "each grid must reach sizes 0, 1 and a non-power of two, and have held-out cases.\n"
 	       "Prints one line per problem: file: field: what was expected.\n"
 	       "Exit status 0 when clean, 1 when there are findings.\n"
 	       "\n"
@@ -188,6 +191,7 @@ int cmd_lint(int argc, char **argv, struct kgb_ctx *ctx)
 		if (cases_generate(t, CASES_PERF | CASES_HELDOUT, 0, &cases, &err) < 0) {
 			strbuf_addf(&errs, "%s/task.json: %s\n", t->dir, err.buf);
 		} else {
+			audit_task(t, &cases, &errs);
 			case_list_release(&cases);
 			if (task_supports_platform(t, dopts.platform)) {
 				selected = xrealloc(selected, (nr_selected + 1) * sizeof(*selected));

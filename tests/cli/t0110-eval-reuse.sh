@@ -43,8 +43,8 @@ test_expect_success 'two samples with the same bytes are one evaluation but two 
 test_expect_success '--heldout adds the held-out cases and is a separate result' '
 	ev --seed 5 --json >"$TMP/h0" &&
 	ev --seed 5 --heldout --json >"$TMP/h1" &&
-	test "$(json_eval "$TMP/h0" "recs[0][\"cases_total\"]")" = 20 &&
-	test "$(json_eval "$TMP/h1" "recs[0][\"cases_total\"]")" = 28 &&
+	test "$(json_eval "$TMP/h0" "recs[0][\"cases_total\"]")" = 28 &&
+	test "$(json_eval "$TMP/h1" "recs[0][\"cases_total\"]")" = 38 &&
 	test "$(json_eval "$TMP/h1" "recs[0][\"verdict\"]")" = pass &&
 	test "$(json_eval "$TMP/h1" "recs[-1][\"evaluated\"]")" = 1
 '

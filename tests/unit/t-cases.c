@@ -693,9 +693,92 @@ static void test_axes_summary(void **state)
 	json_decref(axes);
 }
 
+/*
+ * Held-out cases: an entry's heldout axes, then CASES_RESEEDED of its regular cases with drawn
+ * inputs again under a seed no public case has, chosen by the run seed; a task's heldout axes
+ * apply to the entries that use them.
+ */
+static void test_heldout_cases(void **state)
+{
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(fx,
+		"{'schema': 1, 'op': 'foo', 'source': 'aten',"
+		" 'axes': {'dtype': ['float16', 'float32'], 'shape': [[2], [3], [4]]},"
+		" 'heldout': {'shape': [[9]]}, 'entries': ["
+		"  {'name': 'f', 'signature': 'f(x)', 'args': [" X_SHAPE_DTYPE "],"
+		"   'heldout': {'shape': [[5]]}},"
+		"  {'name': 'g', 'signature': 'g(x)', 'args': [" X_SHAPE_DTYPE "]},"
+		"  {'name': 'h', 'signature': 'h(x)',"
+		"   'args': [{'name': 'x', 'tensor': {'shape': [5], 'dtype': '$dtype', 'dist': 'ones'}}]}"
+		" ]}");
+	struct case_list l = {0}, l2 = {0}, l3 = {0};
+	struct strbuf err = STRBUF_INIT;
+	size_t pub = 0, axes_held = 0, reseeded = 0;
+
+	generate_ok(t, false, 0, &l);
+	assert_int_equal(l.nr, 6 + 6 + 2);
+	for (size_t i = 0; i < l.nr; i++)
+		assert_false(l.v[i].heldout);
+	case_list_release(&l);
+	assert_int_equal(cases_generate(t, CASES_HELDOUT, 7, &l, &err), 0);
+	/* f: 6 + 2 of shape [5] (its own heldout replaces the task's) + 2 reseeded; g: 6 + 2 of
+	 * [9] + 2; h (ones, nothing drawn, no shape axis): 2 and nothing held out. */
+	assert_int_equal(l.nr, 10 + 10 + 2);
+	assert_case(&l.v[6], "f", false, "{'dtype': 'float16', 'shape': [5]}");
+	assert_case(&l.v[16], "g", false, "{'dtype': 'float16', 'shape': [9]}");
+	for (size_t i = 0; i < l.nr; i++) {
+		const struct case_desc *c = &l.v[i];
+
+		pub += !c->heldout;
+		axes_held += c->heldout && !c->reseeded;
+		reseeded += c->reseeded;
+		assert_true(!c->reseeded || c->heldout);
+		if (!c->reseeded)
+			continue;
+		/* A public case's axes and arguments again, under another seed. */
+		{
+			bool found = false;
+
+			for (size_t k = 0; k < l.nr; k++) {
+				if (l.v[k].heldout || l.v[k].entry_idx != c->entry_idx ||
+				    !json_equal(l.v[k].axes, c->axes))
+					continue;
+				found = true;
+				assert_true(json_equal(l.v[k].args, c->args));
+				assert_true(l.v[k].seed != c->seed);
+			}
+			assert_true(found);
+		}
+	}
+	assert_int_equal(pub, 14);
+	assert_int_equal(axes_held, 4);
+	assert_int_equal(reseeded, 4);
+	/* The same run seed picks the same cases; the picks follow the seed, not the grid order. */
+	assert_int_equal(cases_generate(t, CASES_HELDOUT, 7, &l2, &err), 0);
+	for (size_t i = 0; i < l.nr; i++) {
+		assert_true(json_equal(l.v[i].axes, l2.v[i].axes));
+		assert_true(l.v[i].seed == l2.v[i].seed);
+	}
+	{
+		bool differ = false;
+
+		for (unsigned long long s = 8; s < 40 && !differ; s++) {
+			case_list_release(&l3);
+			assert_int_equal(cases_generate(t, CASES_HELDOUT, s, &l3, &err), 0);
+			differ = !json_equal(l.v[8].axes, l3.v[8].axes);
+		}
+		assert_true(differ);
+	}
+	case_list_release(&l);
+	case_list_release(&l2);
+	case_list_release(&l3);
+	strbuf_release(&err);
+}
+
 static const struct CMUnitTest tests[] = {
 	unit_test_fx(test_product_and_order),
 	unit_test_fx(test_perf_cases),
+	unit_test_fx(test_heldout_cases),
 	unit_test_fx(test_refs_outside_args),
 	unit_test_fx(test_seeds),
 	unit_test_fx(test_seeds_task_seed),
