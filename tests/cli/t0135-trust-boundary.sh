@@ -35,8 +35,10 @@ test_expect_success 'every attack fails, the honest control passes' '
 	done &&
 	test "$(ls "$B"/*.py | wc -l)" -ge 5
 '
-test_expect_success 'no attack passed a single case' '
-	test "$(json_eval "$TMP/r" "sum(r[\"cases_passed\"] for r in recs[:-1] if r[\"sample\"] != \"honest_with_os\")")" = 0
+test_expect_success 'no attack passed a case that has an element to get wrong' '
+	sqlite3 "$KGB_STORE" "select c.axes from cases c join run_evals r on r.eval_key = c.eval_key
+		where r.sample != \"honest_with_os\" and c.verdict = \"pass\"" >"$TMP/passed" &&
+	! grep -v "\"shape\":\[0\]" "$TMP/passed"
 '
 test_expect_success 'each attack ran in its runner' '
 	grep -q "boundary attack ran: forged lines written to [1-9]" "$TMP/err" &&

@@ -393,8 +393,19 @@ def test_shipped_solution_scans_clean(path: Path) -> None:
     assert scan(path.read_text("utf-8"), str(path), frozenset(allow)) == []
 
 
+BOUNDARY = ("boundary", "boundary-gpu")  # past L1 by their task's allowances (t0135)
+
+
 def corpus() -> list[Path]:
-    return sorted(HACKS.glob("*/*.py"))
+    return sorted(p for p in HACKS.glob("*/*.py") if p.parent.name not in BOUNDARY)
+
+
+@pytest.mark.parametrize("path", sorted(p for d in BOUNDARY for p in (HACKS / d).glob("*.py")),
+                         ids=lambda p: "/".join(p.parts[-2:]))
+def test_boundary_corpus_needs_allowances(path: Path) -> None:
+    """The trust boundary's attacks reach the runner only because their task allows os, sys
+    and introspection (tests/cli/t0135-trust-boundary.sh): without that, L1 stops each."""
+    assert scan(path.read_text("utf-8"), str(path))
 
 
 @pytest.mark.parametrize("path", corpus(), ids=lambda p: "/".join(p.parts[-2:]))
