@@ -43,6 +43,13 @@ class RunnerLost(Exception):
 
 
 
+def _failure(h: dict[str, Any]) -> RemoteError:
+    """The runner's report of a call that raised, capped."""
+    return RemoteError(str(h.get("message", "the runner's call failed"))[:2048],
+                       str(h.get("trace", ""))[:4096], h.get("oom") is True,
+                       h.get("lost") is True)
+
+
 def _bytes(args: tuple[BuiltArg, ...] | list[BuiltArg]) -> int:
     n = 0
     for a in args:
@@ -102,9 +109,7 @@ class Remote:
                                                             dict[str, Any]]:
         h, body = self._recv(body_cap(like))
         if h.get("ok") is not True:
-            raise RemoteError(str(h.get("message", "the runner's call failed"))[:2048],
-                              str(h.get("trace", ""))[:4096], h.get("oom") is True,
-                              h.get("lost") is True)
+            raise _failure(h)
         if body is None or not isinstance(body.doc, dict):
             raise RunnerLost("a result without a body")
         try:
@@ -141,9 +146,7 @@ class Remote:
                         recipe)
         h, _ = self._recv()
         if h.get("ok") is not True:
-            raise RemoteError(str(h.get("message", "the runner's call failed"))[:2048],
-                              str(h.get("trace", ""))[:4096], h.get("oom") is True,
-                              h.get("lost") is True)
+            raise _failure(h)
         return h
 
     def replaced(self) -> str | None:
@@ -169,9 +172,7 @@ class Remote:
             self._send(header)
         h, _ = self._recv()
         if h.get("ok") is not True and "timing_error" not in h:
-            raise RemoteError(str(h.get("message", "the runner's call failed"))[:2048],
-                              str(h.get("trace", ""))[:4096], h.get("oom") is True,
-                              h.get("lost") is True)
+            raise _failure(h)
         return h
 
     def result(self, header: dict[str, Any], like: tuple[BuiltArg, ...]

@@ -553,37 +553,54 @@ static void cgroup_remove_stale(const char *dir)
 	strv_free(names);
 }
 
-static void cgroup_setup(struct sandbox *box)
+/*
+ * Where workers' cgroups of `controller` go: a directory of this process's own cgroup of it
+ * where kgb may make one and write `value` to `file` in it (tried on a probe cgroup, removed
+ * again). NULL, with why[] saying why, where it may not (no such hierarchy, not writable).
+ * Stale cgroups of dead kgb processes are removed from it first.
+ */
+static char *cgroup_probe(const char *controller, const char *what, const char *file_v1,
+			  const char *file_v2, const char *value_v1, const char *value_v2,
+			  bool *ret_v2, char why[SANDBOX_REASON_MAX])
 {
-	struct strbuf why = STRBUF_INIT, probe = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, probe = STRBUF_INIT;
 	bool v2;
-	char *dir = cgroup_dir_of("pids", &v2, &why), *max;
+	char *dir = cgroup_dir_of(controller, &v2, &err), *file;
 	int r;
 
 	if (!dir) {
-		snprintf(box->cgroup_why, sizeof(box->cgroup_why), "%s", why.buf);
-		strbuf_release(&why);
-		return;
+		snprintf(why, SANDBOX_REASON_MAX, "%s", err.buf);
+		strbuf_release(&err);
+		return NULL;
 	}
 	cgroup_remove_stale(dir);
-	strbuf_addf(&probe, "%s/kgb-%ld-probe", dir, (long)getpid());
-	max = path_join(probe.buf, "pids.max");
+	strbuf_addf(&probe, "%s/kgb-%ld-%sprobe", dir, (long)getpid(), controller);
+	file = path_join(probe.buf, v2 ? file_v2 : file_v1);
 	if (mkdir(probe.buf, 0755) < 0 && errno != EEXIST) {
 		r = -errno;
 	} else {
-		r = write_file(max, "max");
+		r = write_file(file, v2 ? value_v2 : value_v1);
 		rmdir(probe.buf);
 	}
 	if (r < 0) {
-		snprintf(box->cgroup_why, sizeof(box->cgroup_why),
-			 "cannot create a pids cgroup in '%s': %s", dir, strerror(-r));
+		snprintf(why, SANDBOX_REASON_MAX, "cannot create a %s cgroup in '%s': %s", what,
+			 dir, strerror(-r));
 		free(dir);
-	} else {
-		box->cgroup_dir = dir;
+		dir = NULL;
 	}
-	free(max);
+	free(file);
 	strbuf_release(&probe);
-	strbuf_release(&why);
+	strbuf_release(&err);
+	*ret_v2 = v2;
+	return dir;
+}
+
+static void cgroup_setup(struct sandbox *box)
+{
+	bool v2;
+
+	box->cgroup_dir = cgroup_probe("pids", "pids", "pids.max", "pids.max", "max", "max", &v2,
+				       box->cgroup_why);
 }
 
 /* The memory limit's file, and the swap limit's (absent where swap is not accounted). */
@@ -604,36 +621,9 @@ static const char *memcg_swap_file(bool v2)
  */
 static void memcg_setup(struct sandbox *box)
 {
-	struct strbuf why = STRBUF_INIT, probe = STRBUF_INIT;
-	bool v2;
-	char *dir = cgroup_dir_of("memory", &v2, &why), *limit;
-	int r;
-
-	if (!dir) {
-		snprintf(box->memcg_why, sizeof(box->memcg_why), "%s", why.buf);
-		strbuf_release(&why);
-		return;
-	}
-	cgroup_remove_stale(dir);
-	strbuf_addf(&probe, "%s/kgb-%ld-mprobe", dir, (long)getpid());
-	limit = path_join(probe.buf, memcg_limit_file(v2));
-	if (mkdir(probe.buf, 0755) < 0 && errno != EEXIST) {
-		r = -errno;
-	} else {
-		r = write_file(limit, v2 ? "max" : "-1");
-		rmdir(probe.buf);
-	}
-	if (r < 0) {
-		snprintf(box->memcg_why, sizeof(box->memcg_why),
-			 "cannot create a memory cgroup in '%s': %s", dir, strerror(-r));
-		free(dir);
-	} else {
-		box->memcg_dir = dir;
-		box->memcg_v2 = v2;
-	}
-	free(limit);
-	strbuf_release(&probe);
-	strbuf_release(&why);
+	box->memcg_dir = cgroup_probe("memory", "memory", memcg_limit_file(false),
+				      memcg_limit_file(true), "-1", "max", &box->memcg_v2,
+				      box->memcg_why);
 }
 
 struct sandbox *sandbox_new(enum sandbox_mode mode)

@@ -449,43 +449,12 @@ static void read_stdout(struct slot *s)
 	}
 }
 
-static void read_stderr(struct slot *s)
-{
-	char buf[8192];
-	ssize_t n;
-
-	for (;;) {
-		n = read(s->child.err_fd, buf, sizeof(buf));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN)
-				s->err_eof = true;
-			break;
-		}
-		if (n == 0) {
-			s->err_eof = true;
-			break;
-		}
-		s->stderr_bytes += (unsigned long long)n;
-		if (s->stderr_bytes > SCHED_MAX_STDERR_BYTES && !s->output_limit) {
-			s->output_limit = true;
-			sandbox_kill_group(&s->child);
-		}
-		strbuf_add(&s->res.stderr_tail, buf, (size_t)n);
-		if (s->res.stderr_tail.len > SCHED_STDERR_TAIL) {
-			size_t drop = s->res.stderr_tail.len - SCHED_STDERR_TAIL;
-			memmove(s->res.stderr_tail.buf, s->res.stderr_tail.buf + drop,
-				SCHED_STDERR_TAIL);
-			strbuf_setlen(&s->res.stderr_tail, SCHED_STDERR_TAIL);
-		}
-	}
-	if (s->err_eof)
-		sandbox_close_fd(&s->child.err_fd);
-}
-
-/* The runner's stdout and stderr, both kept as one tail; over the output limit it stops. */
-static void read_runner(struct slot *s, int *fd)
+/*
+ * Reads what is there of *fd into `tail` (keeping its last SCHED_STDERR_TAIL bytes), adding to
+ * *bytes; over SCHED_MAX_STDERR_BYTES the slot stops (both processes: output_limit). Closes
+ * *fd at its end and returns true then.
+ */
+static bool drain_tail(struct slot *s, int *fd, struct strbuf *tail, unsigned long long *bytes)
 {
 	char buf[8192];
 	ssize_t n;
@@ -495,23 +464,37 @@ static void read_runner(struct slot *s, int *fd)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
-			return;
+			return false;
 		if (n <= 0)
 			break;
-		s->runner_bytes += (unsigned long long)n;
-		if (s->runner_bytes > SCHED_MAX_STDERR_BYTES && !s->output_limit) {
+		*bytes += (unsigned long long)n;
+		if (*bytes > SCHED_MAX_STDERR_BYTES && !s->output_limit) {
 			s->output_limit = true;
-			sandbox_kill_group(&s->runner);
 			sandbox_kill_group(&s->child);
+			if (s->has_runner)
+				sandbox_kill_group(&s->runner);
 		}
-		strbuf_add(&s->runner_tail, buf, (size_t)n);
-		if (s->runner_tail.len > SCHED_STDERR_TAIL) {
-			size_t drop = s->runner_tail.len - SCHED_STDERR_TAIL;
-			memmove(s->runner_tail.buf, s->runner_tail.buf + drop, SCHED_STDERR_TAIL);
-			strbuf_setlen(&s->runner_tail, SCHED_STDERR_TAIL);
+		strbuf_add(tail, buf, (size_t)n);
+		if (tail->len > SCHED_STDERR_TAIL) {
+			size_t drop = tail->len - SCHED_STDERR_TAIL;
+			memmove(tail->buf, tail->buf + drop, SCHED_STDERR_TAIL);
+			strbuf_setlen(tail, SCHED_STDERR_TAIL);
 		}
 	}
 	sandbox_close_fd(fd);
+	return true;
+}
+
+static void read_stderr(struct slot *s)
+{
+	if (drain_tail(s, &s->child.err_fd, &s->res.stderr_tail, &s->stderr_bytes))
+		s->err_eof = true;
+}
+
+/* The runner's stdout and stderr, both kept as one tail. */
+static void read_runner(struct slot *s, int *fd)
+{
+	drain_tail(s, fd, &s->runner_tail, &s->runner_bytes);
 }
 
 static void write_stdin(struct slot *s)
