@@ -237,7 +237,7 @@ class Runner:
         except BaseException as e:
             self.chan.send(dict(self._error(e), op="timed"))
             return
-        self.last_gap = outs
+        self.last_gap = (outs if req.get("first", True) else self.last_gap + outs)[:16]
         self.chan.send({"op": "timed", "ok": True, "ms": evs})
 
     def gap_output(self, req: dict[str, Any]) -> None:

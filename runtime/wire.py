@@ -38,6 +38,11 @@ MAX_BODY_JSON = 16 << 20  # the body's JSON part
 MAX_DEPTH = 8  # nesting of lists and tuples in a value
 MAX_ITEMS = 1 << 16  # values and tensors in one body
 MAX_DIMS = 16
+# A memfd is a file: the sandbox limits each to 1 GiB (RLIMIT_FSIZE), so a body is spread over
+# several of this size, at most MAX_FILES (the H200 run of bench/results/h200-2026-12-05
+# crashed every job whose answer passed 1 GiB, with "File too large", before this).
+FILE_BYTES = 256 << 20
+MAX_FILES = 250
 
 _DTYPES: dict[str, torch.dtype] = {
     name: getattr(torch, name) for name in (
@@ -262,6 +267,48 @@ def decode_args(doc: Any, dec: _Decoder, like: tuple[BuiltArg, ...] | None = Non
     return tuple(out)
 
 
+class _Files:
+    """The memfds of one message's body, each at most FILE_BYTES (a worker's files are limited
+    in size, RLIMIT_FSIZE, and a memfd is a file): written in order, a storage split across
+    them where it does not fit. Each storage's place is a list of [file, offset, bytes]."""
+
+    def __init__(self) -> None:
+        self.fds: list[int] = []
+        self.used = 0
+
+    def _room(self) -> int:
+        if not self.fds or self.used == FILE_BYTES:
+            if len(self.fds) == MAX_FILES:
+                raise WireError(f"a body of more than {MAX_FILES} files")
+            self.fds.append(os.memfd_create("kgb-wire", os.MFD_CLOEXEC))
+            self.used = 0
+        return FILE_BYTES - self.used
+
+    def _put(self, view: memoryview) -> list[list[int]]:
+        pieces, at = [], 0
+        while at < len(view) or not pieces:
+            n = min(self._room(), len(view) - at)
+            fd, off = self.fds[-1], self.used
+            done = 0
+            while done < n:
+                done += os.pwrite(fd, view[at + done:at + n], off + done)
+            pieces.append([len(self.fds) - 1, off, n])
+            self.used += n
+            at += n
+        return pieces
+
+    def write(self, data: bytes) -> None:
+        self._put(memoryview(data))
+
+    def write_tensor(self, raw: torch.Tensor) -> list[list[int]]:
+        host = raw.cpu() if raw.device.type != "cpu" else raw
+        return self._put(memoryview(host.numpy()).cast("B"))
+
+    def close(self) -> None:
+        for fd in self.fds:
+            os.close(fd)
+
+
 class Channel:
     """One end of the judge-runner socket. send() writes a header and, with a body, the memfd
     that carries it; recv() returns (header, Body or None), the body copied onto `device`
@@ -281,35 +328,22 @@ class Channel:
             return
         body = json.dumps(doc, allow_nan=False).encode()
         raws = storages.tensors if storages else []
-        sizes = [r.numel() for r in raws]
-        fd = os.memfd_create("kgb-wire", os.MFD_CLOEXEC)
+        files = _Files()
         try:
-            os.ftruncate(fd, len(body) + sum(sizes))
-            os.pwrite(fd, body, 0)
-            at = len(body)
-            places = []
-            for raw, n in zip(raws, sizes):
-                places.append(at)
-                if n:
-                    host = raw.cpu() if raw.device.type != "cpu" else raw
-                    view = memoryview(host.numpy()).cast("B")
-                    done = 0
-                    while done < n:
-                        done += os.pwrite(fd, view[done:], at + done)
-                at += n
-            header = dict(header, body=len(body), storages=[[p, n] for p, n in
-                                                            zip(places, sizes)])
-            socket.send_fds(self.sock, [json.dumps(header).encode()], [fd])
+            files.write(body)
+            places = [files.write_tensor(raw) for raw in raws]
+            header = dict(header, body=len(body), storages=places)
+            socket.send_fds(self.sock, [json.dumps(header).encode()], files.fds)
         finally:
-            os.close(fd)
+            files.close()
 
     def recv(self, cap: int = 1 << 62) -> tuple[dict[str, Any], Body | None]:
-        msg, fds, flags, _ = socket.recv_fds(self.sock, MAX_HEADER, 1)
+        msg, fds, flags, _ = socket.recv_fds(self.sock, MAX_HEADER, MAX_FILES)
         try:
             if not msg:
                 raise EOFError("the other end closed the channel")
-            if flags & socket.MSG_TRUNC:
-                raise WireError("header too long")
+            if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC):
+                raise WireError("header too long, or too many files")
             try:
                 header = json.loads(msg)
             except ValueError:
@@ -318,26 +352,29 @@ class Channel:
                 raise WireError("malformed header")
             if not fds:
                 return header, None
-            return header, self._body(header, fds[0], cap)
+            return header, self._body(header, fds, cap)
         finally:
             for fd in fds:
                 os.close(fd)
 
-    def _body(self, header: dict[str, Any], fd: int, cap: int) -> Body:
+    def _body(self, header: dict[str, Any], fds: list[int], cap: int) -> Body:
         blen, places = header.get("body"), header.get("storages")
-        if not (isinstance(blen, int) and 0 <= blen <= MAX_BODY_JSON and isinstance(places, list)
-                and len(places) <= MAX_ITEMS):
+        if not (isinstance(blen, int) and 0 <= blen <= min(MAX_BODY_JSON, FILE_BYTES)
+                and isinstance(places, list) and len(places) <= MAX_ITEMS):
             raise WireError("malformed body header")
         total = blen
+        sizes = [os.fstat(fd).st_size for fd in fds]
         for p in places:
-            if not (isinstance(p, list) and len(p) == 2 and all(
-                    isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in p)):
+            if not (isinstance(p, list) and len(p) <= MAX_FILES * 4 and all(
+                    isinstance(c, list) and len(c) == 3
+                    and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0
+                            for x in c)
+                    and c[0] < len(fds) and c[1] + c[2] <= sizes[c[0]] for c in p)):
                 raise WireError("malformed storage place")
-            total += p[1]
-        if total > cap or os.fstat(fd).st_size < total:
-            raise WireError(f"body of {total} bytes (cap {cap}, memfd "
-                            f"{os.fstat(fd).st_size})")
-        raw = os.pread(fd, blen, 0)
+            total += sum(c[2] for c in p)
+        if total > cap:
+            raise WireError(f"body of {total} bytes (cap {cap})")
+        raw = os.pread(fds[0], blen, 0)
         if len(raw) != blen:
             raise WireError("body shorter than announced")
         try:
@@ -345,15 +382,18 @@ class Channel:
         except ValueError:
             raise WireError("malformed body") from None
         storages = []
-        for at, n in places:
-            host = torch.empty(n, dtype=torch.uint8)
+        for p in places:
+            host = torch.empty(sum(c[2] for c in p), dtype=torch.uint8)
             view = memoryview(host.numpy()).cast("B")
-            done = 0
-            while done < n:
-                got = os.preadv(fd, [view[done:]], at + done)
-                if got <= 0:
-                    raise WireError("storage shorter than announced")
-                done += got
+            at = 0
+            for i, off, n in p:
+                done = 0
+                while done < n:
+                    got = os.preadv(fds[i], [view[at + done:at + n]], off + done)
+                    if got <= 0:
+                        raise WireError("storage shorter than announced")
+                    done += got
+                at += n
             storages.append(host)
         return Body(doc, storages)
 
