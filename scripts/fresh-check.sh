@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Proves the README's two commands on a machine that has nothing installed: builds a clean
 # Debian 12 root filesystem from Debian's packages (mmdebstrap), copies a clean clone of this
-# repository into it, and runs `make run` and then `make check` inside it (chroot), each
-# timed, with their logs and a summary under the output directory.
+# repository into it, and runs `make run` and then `make check` inside it (a mount namespace
+# whose root it is), each timed, with their logs and a summary under the output directory.
 #
 # Usage (as root): scripts/fresh-check.sh [--keep] [--only run|check] [OUTDIR]
 #   OUTDIR   where the logs and summary go (default ./out/fresh-check); the root filesystem is
@@ -32,7 +32,7 @@ done
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "${1:-$top/out/fresh-check}" && cd "${1:-$top/out/fresh-check}" && pwd)
 root=${KGB_FRESH_ROOT:-/var/tmp/kgb-fresh-root}
-[ "$(id -u)" = 0 ] || { echo "fresh-check: run as root (chroot, mounts)" >&2; exit 2; }
+[ "$(id -u)" = 0 ] || { echo "fresh-check: run as root (mounts, pivot_root)" >&2; exit 2; }
 command -v mmdebstrap >/dev/null || {
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >/dev/null
 }
@@ -61,8 +61,14 @@ mmdebstrap --variant=minbase --include=make,git,ca-certificates bookworm "$root"
 say "root filesystem: Debian $(cat "$root/etc/debian_version") minbase + make git ca-certificates, $((SECONDS - start)) s"
 git clone -q --no-hardlinks "$top" "$root/root/kgb"
 say "clone: $(git -C "$root/root/kgb" log --oneline -1)"
+# The root is a mount point of its own, with the machine's /proc, /sys (its cgroup file
+# systems included), /dev and a fresh /tmp below it; `inside` makes it the root of a mount
+# namespace with pivot_root, not chroot: Linux refuses user namespaces to a chrooted process,
+# and kgb's sandbox makes one per worker.
+bind "$root" "$root"
 bind /proc "$root/proc"
-bind /sys "$root/sys"
+mkdir -p "$root/sys" && mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys" &&
+	mounts+=("$root/sys")
 bind /dev "$root/dev"
 bind /dev/pts "$root/dev/pts"
 mount -t tmpfs tmpfs "$root/tmp" && mounts+=("$root/tmp")
@@ -94,7 +100,10 @@ fi
 inside() { # inside NAME COMMAND: run it in the root as a fresh login would, logged and timed
 	local name=$1 rc=0 t0=$SECONDS
 	shift
-	chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+	unshare --mount --propagation private -- /bin/sh -c '
+		cd "$1" && mkdir -p .old-root && pivot_root . .old-root && cd / &&
+		umount -l /.old-root && rmdir /.old-root && shift && exec "$@"' sh "$root" \
+		/usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "${pipenv[@]}" \
 		bash -c "set -o pipefail; cd /root/kgb && $*" >"$out/$name.log" 2>&1 || rc=$?
 	say "$name: \`$*\` exit $rc in $((SECONDS - t0)) s"

@@ -22,7 +22,7 @@ test_expect_success 'lint is clean on the shipped catalog' '"$KGB" lint'
 
 broken() { # broken NAME JSON: a fixture catalog with one task whose task.json is JSON
 	local d=$TMP/$1/aten/scale
-	mkdir -p "$d" && cp "$FIXTURES"/tasks/aten/scale/* "$d"/ && printf '%s\n' "$2" >"$d/task.json"
+	mkdir -p "$d" && cp "$FIXTURES"/tasks/aten/scale/*.* "$d"/ && printf '%s\n' "$2" >"$d/task.json"
 }
 test_expect_success 'lint reports invalid JSON with line and column' '
 	broken bad1 "{\"schema\": 1, \"op\": \"scale\",, }" &&
