@@ -488,6 +488,12 @@ def _scan_candidate(job: Job) -> None:
         raise Fatal(FatalReport("load", "import_error", _cap(
             f"{name}: not UTF-8 text (invalid byte at offset {e.start}); candidates must be "
             "UTF-8"))) from None
+    if "\0" in source:
+        # Python 3.11.2 (Debian 12's) raises ValueError for this where later ones raise
+        # SyntaxError: the same verdict either way.
+        line = raw.count(b"\n", 0, raw.index(b"\0")) + 1
+        raise Fatal(FatalReport("load", "syntax_error", _cap(
+            f"{name}:{line}: source code cannot contain null bytes")))
     try:
         findings = scan(source, job.candidate, job.allow)
     except SyntaxError as e:
