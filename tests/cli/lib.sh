@@ -69,6 +69,18 @@ recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# The workers' cgroups ("kgb-<kgb pid>-<n>") of kgb processes that have ended, in the cgroups
+# this shell is in (kgb makes them there). Other cgroups of the machine are not ours to judge: a
+# kgb killed with -9 in another job leaves its own, which the next kgb of that job removes.
+dead_cgroups() {
+	find /sys/fs/cgroup -maxdepth 5 -type d -name "kgb-[0-9]*-*" 2>/dev/null |
+		while read -r d; do
+			grep -qx "$$" "${d%/*}/cgroup.procs" 2>/dev/null || continue
+			p=${d##*/kgb-}
+			kill -0 "${p%%-*}" 2>/dev/null || echo "$d"
+		done
+}
+
 test_done() {
 	if [ -z "${KGB_KEEP_TMP:-}" ]; then rm -rf "$TMP"; fi
 	say "$passed passed, $failed failed"

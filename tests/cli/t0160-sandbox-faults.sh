@@ -268,14 +268,6 @@ test_expect_success 'exit statuses and signals read as without the pid namespace
 	expect_status 143 sx -- sh -c "trap \"\" USR1; kill -USR1 0; kill -TERM 0; sleep 5" &&
 	expect_status 127 sx -- kgb-t0160-no-such-command
 '
-# The workers' pids cgroups ("kgb-<kgb pid>-<n>") of kgb processes that have ended.
-dead_cgroups() {
-	find /sys/fs/cgroup -maxdepth 4 -type d -name "kgb-[0-9]*-*" 2>/dev/null |
-		while read -r d; do
-			p=${d##*/kgb-}
-			kill -0 "${p%%-*}" 2>/dev/null || echo "$d"
-		done
-}
 test_expect_success 'sandbox-exec leaves no scratch directory, cgroup or mount' '
 	test -z "$(ls -A "$TMP/sr2")" &&
 	! grep -F "$TMP" /proc/self/mountinfo &&

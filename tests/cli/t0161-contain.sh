@@ -393,7 +393,6 @@ test_expect_success 'escapes: none in the CSV and JSON-lines exports or the HTML
 test_expect_success 'no process, mount or cgroup left behind' '
 	! pgrep -f kgb-t0161 &&
 	! grep -F "$TMP" /proc/self/mountinfo &&
-	test -z "$(find /sys/fs/cgroup -maxdepth 4 -type d -name "kgb-[0-9]*-*" 2>/dev/null |
-		while read -r d; do p=${d##*/kgb-}; kill -0 "${p%%-*}" 2>/dev/null || echo "$d"; done)"
+	test -z "$(dead_cgroups)"
 '
 test_done
