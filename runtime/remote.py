@@ -18,7 +18,7 @@ import torch
 from runtime.inputs import BuiltArg, storage_span, strip_bits
 from runtime.wire import Body, Channel, Storages, WireError, decode_args, encode_args
 
-__all__ = ["Remote", "RemoteError", "RunnerLost", "body_cap"]
+__all__ = ["Remote", "RemoteError", "RunnerLost", "ReplayLost", "body_cap"]
 
 # What a reply may hold beyond what was sent: outputs are new tensors, usually no larger than
 # the inputs, and rarely many times larger (an outer product, an expansion); beyond this the
@@ -40,6 +40,10 @@ class RemoteError(Exception):
 class RunnerLost(Exception):
     """The runner died, closed its end, or broke the channel's rules: the judge stops
     (SCHED_EXIT_RUNNER_LOST), and kgb tells how the runner ended."""
+
+
+class ReplayLost(RunnerLost):
+    """The same of the replay runner (runtime.replay_runner; SCHED_EXIT_REPLAY_LOST)."""
 
 
 
@@ -68,33 +72,38 @@ def body_cap(args: tuple[BuiltArg, ...] | list[BuiltArg]) -> int:
 class Remote:
     """The runner of this job, as the judge sees it."""
 
-    def __init__(self, chan: Channel) -> None:
+    def __init__(self, chan: Channel, lost: type[RunnerLost] = RunnerLost) -> None:
         self.chan = chan
         self.import_ms = 0.0
+        self.lost = lost  # what a broken channel raises: which runner it was
 
     def _recv(self, cap: int = _REPLY_MIN) -> tuple[dict[str, Any], Body | None]:
         try:
             return self.chan.recv(cap)
         except (EOFError, OSError, WireError) as e:
-            raise RunnerLost(f"{type(e).__name__}: {e}") from None
+            raise self.lost(f"{type(e).__name__}: {e}") from None
 
     def _send(self, header: dict[str, Any], doc: Any = None, st: Storages | None = None) -> None:
         try:
             self.chan.send(header, doc, st)
         except OSError as e:
-            raise RunnerLost(f"{type(e).__name__}: {e}") from None
+            raise self.lost(f"{type(e).__name__}: {e}") from None
 
     def hello(self) -> None:
         h, _ = self._recv()
         if h.get("op") != "hello":
-            raise RunnerLost("the runner did not start with hello")
+            raise self.lost("the runner did not start with hello")
 
     def load(self, candidate: str, platform: str, entries: list[str],
-             traces: bool) -> dict[str, Any] | None:
+             traces: bool, waiting: bool = False) -> dict[str, Any] | None:
         """None once the candidate loaded; else the runner's fatal record (a failing verdict
-        of its own: syntax_error, import_error, missing_entry, hack, env_error)."""
+        of its own: syntax_error, import_error, missing_entry, hack, env_error). `waiting`: a
+        runner that starts only at its first request (runtime.replay_runner), whose hello
+        comes after it."""
         self._send({"op": "load", "candidate": candidate, "platform": platform,
                     "entries": entries, "traces": traces})
+        if waiting:
+            self.hello()
         h, _ = self._recv()
         if h.get("op") == "loaded":
             ms = h.get("import_ms")
@@ -103,7 +112,7 @@ class Remote:
         if h.get("op") == "fatal" and h.get("verdict") in (
                 "syntax_error", "import_error", "missing_entry", "hack", "env_error"):
             return h
-        raise RunnerLost("the runner neither loaded the candidate nor said why")
+        raise self.lost("the runner neither loaded the candidate nor said why")
 
     def _result(self, like: tuple[BuiltArg, ...]) -> tuple[Any, tuple[BuiltArg, ...],
                                                             dict[str, Any]]:
@@ -111,13 +120,13 @@ class Remote:
         if h.get("ok") is not True:
             raise _failure(h)
         if body is None or not isinstance(body.doc, dict):
-            raise RunnerLost("a result without a body")
+            raise self.lost("a result without a body")
         try:
             dec = self.chan.decoder(body)
             args = decode_args(body.doc.get("args"), dec, like)
             out = dec.value(body.doc.get("out"))
         except WireError as e:
-            raise RunnerLost(f"malformed result: {e}") from None
+            raise self.lost(f"malformed result: {e}") from None
         return out, args, h
 
     def _send_args(self, header: dict[str, Any], args: tuple[BuiltArg, ...],

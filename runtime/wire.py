@@ -29,10 +29,11 @@ import torch
 
 from runtime.inputs import BuiltArg
 
-__all__ = ["PEER_FD", "WireError", "Channel", "encode_value", "Body",
+__all__ = ["PEER_FD", "REPLAY_FD", "WireError", "Channel", "encode_value", "Body",
            "encode_args", "decode_args", "Storages", "Unsupported"]
 
 PEER_FD = 5  # src/sandbox.h SANDBOX_PEER_FD
+REPLAY_FD = 6  # src/sandbox.h SANDBOX_REPLAY_FD: the judge's end to its replay runner
 MAX_HEADER = 64 << 10  # one packet's JSON header
 MAX_BODY_JSON = 16 << 20  # the body's JSON part
 MAX_DEPTH = 8  # nesting of lists and tuples in a value

@@ -20,6 +20,7 @@ import gc
 import importlib.util
 import json
 import os
+import stat
 import sys
 import time
 import traceback
@@ -42,8 +43,8 @@ from runtime.kinds import (KINDS, Sample, format_mismatch, meta_compare, random_
                            view_mismatch)
 from runtime.inputs import ArgSpec, BuiltArg, build_args, call, clone_args, parse_arg, upcast_args
 from runtime.mutants import MUTANTS
-from runtime.remote import Remote, RemoteError, RunnerLost
-from runtime.wire import PEER_FD
+from runtime.remote import Remote, RemoteError, ReplayLost, RunnerLost
+from runtime.wire import PEER_FD, REPLAY_FD
 from runtime.wire import Channel as WireChannel
 from runtime.mutants import apply as apply_mutant
 from runtime.timing import METHODS as TIMING_METHODS
@@ -550,10 +551,15 @@ class Evaluator:
 
     def __init__(self, job: Job, remote: Remote, reference: ModuleType | None,
                  reference_error: str | None, baseline: ModuleType | None = None,
-                 baseline_note: str | None = None, lock: GpuLock | None = None) -> None:
+                 baseline_note: str | None = None, lock: GpuLock | None = None,
+                 replay: Remote | None = None) -> None:
         self.job = job
         self.lock = lock or GpuLock(None)
         self.remote = remote  # the candidate, in the runner (runtime.remote)
+        # The L2 replay's runner (runtime.replay_runner), loaded at the first replay; None:
+        # kgb started none, the replay runs in the runner.
+        self.replay = replay
+        self.replay_loaded = False
         self.reference = reference
         self.reference_error = reference_error
         self.baseline = baseline  # the task's baseline.py (timing jobs only), or None
@@ -579,13 +585,15 @@ class Evaluator:
             return e.lost
         return context_lost(e, torch.device(self.device))
 
-    def _cand(self, entry: EntrySpec, args: tuple[BuiltArg, ...], mode: str = "plain"
+    def _cand(self, entry: EntrySpec, args: tuple[BuiltArg, ...], mode: str = "plain",
+              remote: Remote | None = None
               ) -> tuple[Any, tuple[BuiltArg, ...], dict[str, Any]]:
-        """The candidate's entry on copies of args, in the runner; compile time counted. The
-        case's own inputs are not sent: the runner builds them from the case's recipe (the
-        same code, seed and device draw the same values; the judge checks the answer against
-        its own inputs all the same)."""
-        out, new_args, head = self.remote.call(entry.name, args, mode, self._recipe_for(args))
+        """The candidate's entry on copies of args, in the runner (or `remote`); compile time
+        counted. The case's own inputs are not sent: the runner builds them from the case's
+        recipe (the same code, seed and device draw the same values; the judge checks the
+        answer against its own inputs all the same)."""
+        out, new_args, head = (remote or self.remote).call(entry.name, args, mode,
+                                                            self._recipe_for(args))
         ms = head.get("compile_ms")
         if isinstance(ms, (int, float)) and 0 <= ms < 1e9:
             self.compile_ms += ms
@@ -816,12 +824,16 @@ class Evaluator:
     def _ghost(self, entry: EntrySpec, case: CaseSpec,
                inputs: tuple[BuiltArg, ...], ref: tuple[Any, tuple[BuiltArg, ...]],
                base: tuple[Any, tuple[BuiltArg, ...]]) -> CaseReport | None:
-        """L2: the case again with Triton launches skipped, under each poison. A report when
-        the outputs match the reference every time (or the replay fails: fail closed)."""
+        """L2: the case again with Triton launches skipped, under each poison, in the replay
+        runner where there is one. A report when the outputs match the reference every time
+        (or the replay fails: fail closed)."""
         launches = 0
+        remote, failed = self._replay_runner(case)
+        if failed:
+            return failed
         for which in range(len(POISONS)):
             try:
-                out, args, head = self._cand(entry, inputs, f"ghost{which}")
+                out, args, head = self._cand(entry, inputs, f"ghost{which}", remote)
                 n = head.get("launches")
                 launches = n if isinstance(n, int) else 0
             except RunnerLost:
@@ -839,6 +851,23 @@ class Evaluator:
         return CaseReport(case.id, "hack", message=(
             f"L2 ghost replay: the outputs are right with all {launches} Triton launches "
             "skipped and every allocation poisoned, so no Triton kernel computed them"))
+
+    def _replay_runner(self, case: CaseSpec) -> tuple[Remote | None, CaseReport | None]:
+        """The replay runner, the candidate loaded in it at the first replay of the job; or
+        the report of a candidate that would not load there (it loaded in the runner: the
+        check fails closed, unless the platform would not start)."""
+        if self.replay is None or self.replay_loaded:
+            return self.replay, None
+        job = self.job
+        fatal = self.replay.load(job.candidate, job.platform, [e.name for e in job.entries],
+                                 False, waiting=True)
+        if fatal is None:
+            self.replay_loaded = True
+            return self.replay, None
+        env = fatal.get("verdict") == "env_error"
+        return None, CaseReport(case.id, "error" if env else "hack", message=_cap(
+            "L2 ghost replay: the candidate did not load in the replay's own process"
+            f"{'' if env else ' (the check fails closed)'}: {fatal.get('message', '')}"))
 
     def _rerun(self, entry: EntrySpec, case: CaseSpec,
                inputs: tuple[BuiltArg, ...], ref: tuple[Any, tuple[BuiltArg, ...]],
@@ -1230,6 +1259,20 @@ def _traces(job: Job) -> bool:
 
 
 EXIT_RUNNER_LOST = 6  # src/sched.h SCHED_EXIT_RUNNER_LOST: kgb tells how the runner ended
+EXIT_REPLAY_LOST = 7  # src/sched.h SCHED_EXIT_REPLAY_LOST: the same of the replay runner
+
+
+def _replay_remote(job: Job, device: torch.device) -> Remote | None:
+    """The replay runner kgb started for this job (fd REPLAY_FD, a socket), when the job runs
+    the L2 replay; None: the replay runs in the runner."""
+    if not (job.ghost and job.mode == "evaluate" and not job.mutant and not job.rounds):
+        return None
+    try:
+        if not stat.S_ISSOCK(os.fstat(REPLAY_FD).st_mode):
+            return None
+    except OSError:
+        return None
+    return Remote(WireChannel.from_fd(REPLAY_FD, device), ReplayLost)
 
 
 def _fatal_of(h: dict[str, Any]) -> FatalReport:
@@ -1296,13 +1339,18 @@ def main() -> int:
     lock.release()
     chan.send(Loaded(remote.import_ms))
     evaluator = Evaluator(job, remote, reference, reference_error, baseline, baseline_note,
-                          lock)
+                          lock, _replay_remote(job, device))
     try:
         _run_cases(job, evaluator, remote, chan)
+    except ReplayLost as e:
+        print(f"kgb judge: the replay runner is lost: {e}", file=sys.stderr)
+        return EXIT_REPLAY_LOST
     except RunnerLost as e:
         print(f"kgb judge: the runner is lost: {e}", file=sys.stderr)
         return EXIT_RUNNER_LOST
     remote.bye()
+    if evaluator.replay_loaded and evaluator.replay is not None:
+        evaluator.replay.bye()
     chan.send(Done(len(job.cases), (time.perf_counter() - t0) * 1e3))
     return 0
 
@@ -1331,6 +1379,8 @@ def _run_cases(job: Job, evaluator: Evaluator, remote: Remote, chan: Channel) ->
             report, lost = CaseReport(case.id, "error", message=_cap("worker: " + _describe(e)),
                                       trace=_trace(e)), False
         patched = remote.replaced() if job.mode != "validity" else None
+        if not patched and evaluator.replay_loaded and evaluator.replay is not None:
+            patched = evaluator.replay.replaced()
         if patched:
             # The runner says the candidate replaced the harness's functions there: nothing
             # it reports after this is evidence (the judge's own checks stand); the rest of

@@ -680,7 +680,7 @@ static void make_shards(struct candidate *c, size_t k, const char *platform)
 static struct sched_job shard_job(struct candidate *c, size_t s)
 {
 	struct sched_job j = {.task = c->task, .cache_key = c->key, .candidate = c->path,
-			      .data = &c->refs[s]};
+			      .replay = proto_task_ghost(c->task), .data = &c->refs[s]};
 
 	j.nr_cases = c->nshards == 1 ? c->cases.nr : c->shard_cases[s].nr;
 	j.job_line = c->nshards == 1 ? c->job_line : c->shard_lines[s];
@@ -1224,7 +1224,7 @@ static int slurm_report(void *data, const struct catalog *cat, struct store *sto
 
 /*
  * The GPU lock file of the timing workers, <scratch>/gpu.lock, open read-write at a descriptor
- * above SANDBOX_PEER_FD (the sandbox passes it on as SANDBOX_PASS_FD). *ret_fd is the caller's to close.
+ * above SANDBOX_REPLAY_FD (the sandbox passes it on as SANDBOX_PASS_FD). *ret_fd is the caller's to close.
  */
 static int open_gpu_lock(const char *scratch, int *ret_fd, struct strbuf *err)
 {
@@ -1235,7 +1235,7 @@ static int open_gpu_lock(const char *scratch, int *ret_fd, struct strbuf *err)
 		r = -errno;
 		strbuf_addf(err, "cannot create the GPU lock '%s': %s", path, strerror(errno));
 	} else {
-		*ret_fd = fcntl(fd, F_DUPFD_CLOEXEC, SANDBOX_PEER_FD + 1);
+		*ret_fd = fcntl(fd, F_DUPFD_CLOEXEC, SANDBOX_REPLAY_FD + 1);
 		if (*ret_fd < 0) {
 			r = -errno;
 			*ret_fd = 0;
@@ -1313,6 +1313,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	/* -P: the worker's working directory is not put on sys.path. */
 	char *wargv[] = {NULL, "-P", "-m", "runtime.worker", NULL};
 	char *rargv[] = {NULL, "-P", "-m", "runtime.runner", NULL};
+	char *replay_argv[] = {NULL, "-P", "-m", "runtime.replay_runner", NULL};
 	struct sched_opts so = {0};
 	struct kgb_sandbox_view view = {0};
 	struct sandbox *box = NULL;
@@ -1354,6 +1355,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	python = o.python ? xstrdup(o.python) : platform_python(kctx->root);
 	wargv[0] = python;
 	rargv[0] = python;
+	replay_argv[0] = python;
 	harness = harness_version(kctx->root, &err, o.timing);
 	if (!harness) {
 		fprintf(stderr, "kgb eval: %s\n", err.buf);
@@ -1495,6 +1497,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	so.timeout_s = o.timeout_s;
 	so.argv = wargv;
 	so.runner_argv = rargv;
+	so.replay_argv = replay_argv;
 	so.env = env;
 	so.scratch_root = scratch.buf;
 	so.cache_root = o.cache_root;
@@ -1689,6 +1692,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 				jobs[nr_timed].job_line = c->time_job_line;
 				jobs[nr_timed].cache_key = c->key;
 				jobs[nr_timed].candidate = c->path;
+				jobs[nr_timed].replay = false; /* timing jobs replay nothing */
 				jobs[nr_timed].data = c;
 				nr_timed++;
 			}

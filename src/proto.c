@@ -36,6 +36,12 @@ const char *proto_fatal_verdict(const char *v)
 	return NULL;
 }
 
+bool proto_task_ghost(const struct task *t)
+{
+	/* Compute tasks, unless the task says why it cannot apply. */
+	return !strcmp(t->kind, "compute") && !task_exemption(t, "ghost");
+}
+
 char *proto_build_job(const struct task *t, const char *candidate_path, const char *platform,
 		      const struct case_list *cases, const struct proto_job_opts *opts)
 {
@@ -58,9 +64,7 @@ char *proto_build_job(const struct task *t, const char *candidate_path, const ch
 	json_object_set_new(task, "op", json_string(t->op));
 	json_object_set_new(task, "source", json_string(t->source));
 	json_object_set_new(task, "kind", json_string(t->kind));
-	/* L2 ghost replay: compute tasks, unless the task says why it cannot apply. */
-	json_object_set_new(task, "ghost", json_boolean(!strcmp(t->kind, "compute") &&
-							 !task_exemption(t, "ghost")));
+	json_object_set_new(task, "ghost", json_boolean(proto_task_ghost(t)));
 	json_object_set_new(task, "dir", json_string(t->dir));
 	json_object_set_new(task, "entries", entries);
 	if (t->allow)

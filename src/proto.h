@@ -56,6 +56,8 @@ bool proto_is_fatal_verdict(const char *v);
  * worker could not start its platform before the candidate ran: not the candidate's result. */
 const char *proto_fatal_verdict(const char *v);
 
+/* Whether the task's jobs run the L2 ghost replay (the job's task.ghost). */
+bool proto_task_ghost(const struct task *t);
 /* Renders the job as one line ending in '\n'; owned by the caller. */
 char *proto_build_job(const struct task *t, const char *candidate_path, const char *platform,
 		      const struct case_list *cases, const struct proto_job_opts *opts);

@@ -1480,15 +1480,19 @@ static KGB_NORETURN void child_exec(const struct sandbox_opts *o, const struct p
 	if (rep_w != 3 && dup3(rep_w, 3, O_CLOEXEC) < 0)
 		_exit(SANDBOX_EXIT_EXEC);
 	/* The descriptors passed on purpose (dup2 leaves them open across exec). */
-	if (o->pass_fd > SANDBOX_PEER_FD && dup2(o->pass_fd, SANDBOX_PASS_FD) < 0)
-		_exit(SANDBOX_EXIT_EXEC);
-	if (o->peer_fd > SANDBOX_PEER_FD && dup2(o->peer_fd, SANDBOX_PEER_FD) < 0)
-		_exit(SANDBOX_EXIT_EXEC);
-	if (o->pass_fd <= SANDBOX_PEER_FD)
-		close(SANDBOX_PASS_FD);
-	if (o->peer_fd <= SANDBOX_PEER_FD)
-		close(SANDBOX_PEER_FD);
-	syscall(SYS_close_range, SANDBOX_PEER_FD + 1U, ~0U, 0U);
+	{
+		/* Each source is above SANDBOX_REPLAY_FD: no dup2 overwrites a later one's. */
+		const int from[] = {o->pass_fd, o->peer_fd, o->replay_fd};
+		const int to[] = {SANDBOX_PASS_FD, SANDBOX_PEER_FD, SANDBOX_REPLAY_FD};
+
+		for (size_t i = 0; i < ARRAY_SIZE(to); i++) {
+			if (from[i] <= SANDBOX_REPLAY_FD)
+				close(to[i]);
+			else if (dup2(from[i], to[i]) < 0)
+				_exit(SANDBOX_EXIT_EXEC);
+		}
+	}
+	syscall(SYS_close_range, SANDBOX_REPLAY_FD + 1U, ~0U, 0U);
 	if (boxed) {
 		/* Joined before the user namespace: the cgroup files belong to the outer uid. */
 		if (p->cgroup_procs)

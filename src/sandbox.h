@@ -154,18 +154,21 @@ struct sandbox_opts {
 	bool inherit_stdio;	      /* child uses kgb's own fds 0-2 (kgb sandbox-exec) */
 	/*
 	 * > 0: a descriptor of kgb's that the child gets as fd SANDBOX_PASS_FD (the GPU lock of
-	 * concurrent timing workers, sched.h); it must be above SANDBOX_PEER_FD. 0: none.
+	 * concurrent timing workers, sched.h); it must be above SANDBOX_REPLAY_FD. 0: none.
 	 */
 	int pass_fd;
 	/*
 	 * > 0: a descriptor the child gets as fd SANDBOX_PEER_FD: one end of the socket between
-	 * a job's judge and its runner (sched.h); above SANDBOX_PEER_FD. 0: none.
+	 * a job's judge and its runner (sched.h); above SANDBOX_REPLAY_FD. 0: none.
 	 */
 	int peer_fd;
+	/* > 0: likewise as fd SANDBOX_REPLAY_FD, the judge's end to its replay runner. 0: none. */
+	int replay_fd;
 };
 
 #define SANDBOX_PASS_FD 4
 #define SANDBOX_PEER_FD 5
+#define SANDBOX_REPLAY_FD 6
 
 struct sandbox_child {
 	pid_t pid; /* also the process group id; under a pid namespace the worker's keeper,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -18,6 +19,22 @@
 #include "sandbox.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
+
+/*
+ * A runner of the job (sched_opts.runner_argv, replay_argv): the candidate's process. Its
+ * stdout and stderr go to its tail only; kgb reads nothing else of it.
+ */
+struct runner {
+	bool up;
+	struct sandbox_child child;
+	char *scratch;
+	struct strbuf tail;
+	unsigned long long bytes;
+};
+
+/* The job's runners: the one that answers the calls, and the L2 replay's fresh one. */
+enum { RUNNER_MAIN, RUNNER_REPLAY, NR_RUNNERS };
+static const char *const runner_names[NR_RUNNERS] = {"runner", "replay runner"};
 
 struct slot {
 	bool busy;
@@ -36,12 +53,7 @@ struct slot {
 	unsigned long long stderr_bytes;
 	char *scratch;
 	struct sched_result res;
-	/* The job's runner (sched_opts.runner_argv): stdout and stderr go to runner_tail only. */
-	bool has_runner;
-	struct sandbox_child runner;
-	char *runner_scratch;
-	struct strbuf runner_tail;
-	unsigned long long runner_bytes;
+	struct runner runners[NR_RUNNERS];
 };
 
 static char **build_env(char *const *base, const char *devices, const char *triton_cache,
@@ -195,38 +207,56 @@ static int prep_worker(const struct sched_opts *o, const char *name, unsigned sl
 	return 0;
 }
 
-/* A descriptor moved above SANDBOX_PEER_FD (the sandbox passes it on as that fd). */
+/* A descriptor moved above the ones the sandbox passes on (SANDBOX_REPLAY_FD and below). */
 static int above_peer_fd(int fd)
 {
-	int moved = fcntl(fd, F_DUPFD_CLOEXEC, SANDBOX_PEER_FD + 1);
+	int moved = fcntl(fd, F_DUPFD_CLOEXEC, SANDBOX_REPLAY_FD + 1);
 
 	close(fd);
 	return moved;
 }
 
-static void stop_runner(struct slot *s, int judge_end)
+static void stop_runner(struct runner *rn)
 {
-	if (judge_end >= 0)
-		close(judge_end);
-	if (!s->has_runner)
+	if (!rn->up)
 		return;
-	sandbox_destroy(&s->runner);
-	if (s->runner_scratch)
-		rm_rf(s->runner_scratch);
-	free(s->runner_scratch);
-	s->runner_scratch = NULL;
-	strbuf_release(&s->runner_tail);
-	s->has_runner = false;
+	sandbox_destroy(&rn->child);
+	if (rn->scratch)
+		rm_rf(rn->scratch);
+	free(rn->scratch);
+	rn->scratch = NULL;
+	strbuf_release(&rn->tail);
+	rn->up = false;
+}
+
+/* Stops the slot's runners and closes the judge's ends of their sockets (-1: none). */
+static void stop_runners(struct slot *s, int judge_ends[NR_RUNNERS])
+{
+	for (int i = 0; i < NR_RUNNERS; i++) {
+		if (judge_ends && judge_ends[i] >= 0)
+			close(judge_ends[i]);
+		stop_runner(&s->runners[i]);
+	}
+}
+
+static void kill_runners(struct slot *s)
+{
+	for (int i = 0; i < NR_RUNNERS; i++)
+		if (s->runners[i].up)
+			sandbox_kill_group(&s->runners[i].child);
 }
 
 /*
- * Starts the job's runner with one end of a new socket; *ret_judge_end is the other, for the
- * judge. The runner's stdin is closed at once: it reads only from its judge.
+ * Starts runner `which` of the job (argv) with one end of a new socket; *ret_judge_end is the
+ * other, for the judge. The runner's stdin is closed at once: it reads only from its judge.
  */
 static int start_runner(const struct sched_opts *o, struct slot *s, struct sched_job *job,
-			const char *name, int *ret_judge_end, struct strbuf *err)
+			const char *name, int which, char *const *argv, int *ret_judge_end,
+			struct strbuf *err)
 {
+	struct runner *rn = &s->runners[which];
 	struct strbuf rname = STRBUF_INIT;
+	unsigned tag;
 	struct prep p;
 	int sv[2], r;
 
@@ -245,9 +275,14 @@ static int start_runner(const struct sched_opts *o, struct slot *s, struct sched
 			close(sv[1]);
 		return -EMFILE;
 	}
-	strbuf_addf(&rname, "%s-runner", name);
-	r = prep_worker(o, rname.buf, s->index, job->cache_key, job, o->runner_argv, ROLE_RUNNER,
-			&p, err);
+	/*
+	 * A name that does not say which runner it is: the candidate sees its directory, and the
+	 * replay runner must not be told apart by it (docs/anti-hack.md says what still can).
+	 */
+	if (getrandom(&tag, sizeof(tag), 0) != (ssize_t)sizeof(tag))
+		tag = (unsigned)(getpid() ^ (pid_t)(monotonic_s() * 1e6)) ^ (unsigned)which;
+	strbuf_addf(&rname, "%s-r%08x", name, tag);
+	r = prep_worker(o, rname.buf, s->index, job->cache_key, job, argv, ROLE_RUNNER, &p, err);
 	strbuf_release(&rname);
 	if (r < 0) {
 		close(sv[0]);
@@ -255,7 +290,7 @@ static int start_runner(const struct sched_opts *o, struct slot *s, struct sched
 		return r;
 	}
 	p.so.peer_fd = sv[1];
-	r = sandbox_spawn(&p.so, &s->runner, err);
+	r = sandbox_spawn(&p.so, &rn->child, err);
 	close(sv[1]);
 	if (r < 0) {
 		close(sv[0]);
@@ -263,13 +298,13 @@ static int start_runner(const struct sched_opts *o, struct slot *s, struct sched
 		prep_release(&p);
 		return r;
 	}
-	sandbox_close_fd(&s->runner.in_fd);
-	s->has_runner = true;
-	s->runner_scratch = p.dir;
+	sandbox_close_fd(&rn->child.in_fd);
+	rn->up = true;
+	rn->scratch = p.dir;
 	p.dir = NULL;
 	prep_release(&p);
-	strbuf_init(&s->runner_tail, 0);
-	s->runner_bytes = 0;
+	strbuf_init(&rn->tail, 0);
+	rn->bytes = 0;
 	*ret_judge_end = sv[0];
 	return 0;
 }
@@ -279,31 +314,37 @@ static int slot_start(const struct sched_opts *o, struct slot *s, struct sched_j
 {
 	struct strbuf name = STRBUF_INIT;
 	struct prep p;
-	int r, sv = -1;
+	int r = 0, sv[NR_RUNNERS] = {-1, -1};
 
 	strbuf_addf(&name, "slot%u-%lu", s->index, seq);
-	if (o->runner_argv) {
-		r = start_runner(o, s, job, name.buf, &sv, err);
-		if (r < 0) {
-			strbuf_release(&name);
-			return r;
-		}
+	if (o->runner_argv)
+		r = start_runner(o, s, job, name.buf, RUNNER_MAIN, o->runner_argv,
+				 &sv[RUNNER_MAIN], err);
+	if (r == 0 && o->runner_argv && o->replay_argv && job->replay)
+		r = start_runner(o, s, job, name.buf, RUNNER_REPLAY, o->replay_argv,
+				 &sv[RUNNER_REPLAY], err);
+	if (r < 0) {
+		stop_runners(s, sv);
+		strbuf_release(&name);
+		return r;
 	}
 	/* The judge compiles nothing of the candidate's: a private Triton cache. */
 	r = prep_worker(o, name.buf, s->index, o->runner_argv ? NULL : job->cache_key, job,
 			o->argv, o->runner_argv ? ROLE_JUDGE : ROLE_WORKER, &p, err);
 	strbuf_release(&name);
 	if (r < 0) {
-		stop_runner(s, sv);
+		stop_runners(s, sv);
 		return r;
 	}
-	p.so.peer_fd = sv;
+	p.so.peer_fd = sv[RUNNER_MAIN];
+	p.so.replay_fd = sv[RUNNER_REPLAY];
 	memset(&s->res, 0, sizeof(s->res));
 	r = sandbox_spawn(&p.so, &s->child, err);
-	if (sv >= 0)
-		close(sv);
+	for (int i = 0; i < NR_RUNNERS; i++)
+		if (sv[i] >= 0)
+			close(sv[i]);
 	if (r < 0) {
-		stop_runner(s, -1);
+		stop_runners(s, NULL);
 		rm_rf(p.dir);
 		prep_release(&p);
 		return r;
@@ -471,8 +512,7 @@ static bool drain_tail(struct slot *s, int *fd, struct strbuf *tail, unsigned lo
 		if (*bytes > SCHED_MAX_STDERR_BYTES && !s->output_limit) {
 			s->output_limit = true;
 			sandbox_kill_group(&s->child);
-			if (s->has_runner)
-				sandbox_kill_group(&s->runner);
+			kill_runners(s);
 		}
 		strbuf_add(tail, buf, (size_t)n);
 		if (tail->len > SCHED_STDERR_TAIL) {
@@ -491,10 +531,10 @@ static void read_stderr(struct slot *s)
 		s->err_eof = true;
 }
 
-/* The runner's stdout and stderr, both kept as one tail. */
-static void read_runner(struct slot *s, int *fd)
+/* A runner's stdout and stderr, both kept as one tail. */
+static void read_runner(struct slot *s, struct runner *rn, int *fd)
 {
-	drain_tail(s, fd, &s->runner_tail, &s->runner_bytes);
+	drain_tail(s, fd, &rn->tail, &rn->bytes);
 }
 
 static void write_stdin(struct slot *s)
@@ -564,15 +604,39 @@ static void memory_prefix(const struct sandbox_limits *l, bool boxed, struct str
 		strbuf_addstr(out, "out of memory: ");
 }
 
+/*
+ * The runner whose loss the judge reported by its exit status (SCHED_EXIT_RUNNER_LOST,
+ * SCHED_EXIT_REPLAY_LOST), or NULL.
+ */
+static struct runner *lost_runner(struct slot *s)
+{
+	int st = s->child.status, which;
+
+	if (!s->child.reaped || !WIFEXITED(st))
+		return NULL;
+	if (WEXITSTATUS(st) == SCHED_EXIT_RUNNER_LOST)
+		which = RUNNER_MAIN;
+	else if (WEXITSTATUS(st) == SCHED_EXIT_REPLAY_LOST)
+		which = RUNNER_REPLAY;
+	else
+		return NULL;
+	return s->runners[which].up ? &s->runners[which] : NULL;
+}
+
 static void decide_verdict(const struct sched_opts *o, struct slot *s)
 {
 	struct sched_result *r = &s->res;
 	int st = s->child.status;
 	bool boxed = sandbox_mode(o->box) != SANDBOX_OFF;
+	struct runner *lost = lost_runner(s);
+	bool over_cap = s->child.quota_dir && sandbox_quota_exceeded(&s->child, NULL);
 
+	for (int i = 0; i < NR_RUNNERS; i++)
+		if (s->runners[i].up && s->runners[i].child.quota_dir &&
+		    sandbox_quota_exceeded(&s->runners[i].child, NULL))
+			over_cap = true;
 	/* A Triton cache over its cap is the verdict, whatever else the worker did. */
-	if ((s->child.quota_dir && sandbox_quota_exceeded(&s->child, NULL)) ||
-	    (s->has_runner && s->runner.quota_dir && sandbox_quota_exceeded(&s->runner, NULL))) {
+	if (over_cap) {
 		r->verdict = "crash";
 		strbuf_reset(&r->detail);
 		strbuf_addf(&r->detail, "Triton cache over its cap of %llu MiB after %zu of %zu "
@@ -603,19 +667,20 @@ static void decide_verdict(const struct sched_opts *o, struct slot *s)
 			    s->deadline_s - s->start_s, r->cases_done, s->job->nr_cases);
 		return;
 	}
-	if (s->has_runner && WIFEXITED(st) && WEXITSTATUS(st) == SCHED_EXIT_RUNNER_LOST) {
+	if (lost) {
 		/* The candidate's process died or stopped answering: described as a worker's. */
 		r->verdict = "crash";
-		if (host_memory_error(s->runner_tail.buf))
+		if (host_memory_error(lost->tail.buf))
 			memory_prefix(&o->limits, boxed, &r->detail);
-		strbuf_addstr(&r->detail, "worker ");
-		if (s->runner.reaped)
-			sandbox_describe_exit(&s->runner, &o->limits, &r->detail);
+		strbuf_addstr(&r->detail, lost == &s->runners[RUNNER_MAIN] ? "worker "
+									     : "worker (L2 replay) ");
+		if (lost->child.reaped)
+			sandbox_describe_exit(&lost->child, &o->limits, &r->detail);
 		else
 			strbuf_addstr(&r->detail, "stopped answering its judge");
 		strbuf_addf(&r->detail, " after %zu of %zu cases", r->cases_done,
 			    s->job->nr_cases);
-		last_stderr_line(&s->runner_tail, &r->detail);
+		last_stderr_line(&lost->tail, &r->detail);
 		return;
 	}
 	if (WIFSIGNALED(st) || !s->got_done || r->cases_done < s->job->nr_cases ||
@@ -623,7 +688,7 @@ static void decide_verdict(const struct sched_opts *o, struct slot *s)
 		r->verdict = "crash";
 		if (host_memory_error(r->stderr_tail.buf))
 			memory_prefix(&o->limits, boxed, &r->detail);
-		strbuf_addstr(&r->detail, s->has_runner ? "judge " : "worker ");
+		strbuf_addstr(&r->detail, s->runners[RUNNER_MAIN].up ? "judge " : "worker ");
 		sandbox_describe_exit(&s->child, &o->limits, &r->detail);
 		strbuf_addf(&r->detail, " after %zu of %zu cases", r->cases_done,
 			    s->job->nr_cases);
@@ -709,7 +774,7 @@ void sched_judge_cases(const struct sched_opts *o, json_t *cases, size_t nr,
 
 static void slot_release(struct slot *s)
 {
-	stop_runner(s, -1);
+	stop_runners(s, NULL);
 	sandbox_destroy(&s->child);
 	if (s->scratch)
 		rm_rf(s->scratch);
@@ -732,12 +797,14 @@ static int slot_finish(const struct sched_opts *o, struct slot *s, sched_done_fn
 
 	/* Grandchildren the candidate left behind die with the group. */
 	sandbox_kill_group(&s->child);
-	if (s->has_runner) {
-		sandbox_kill_group(&s->runner);
-		/* What the runner printed, after the judge's, for `kgb -vv eval`. */
-		if (s->runner_tail.len) {
-			strbuf_addstr(&s->res.stderr_tail, "\n--- runner ---\n");
-			strbuf_add(&s->res.stderr_tail, s->runner_tail.buf, s->runner_tail.len);
+	kill_runners(s);
+	/* What the runners printed, after the judge's, for `kgb -vv eval`. */
+	for (int i = 0; i < NR_RUNNERS; i++) {
+		struct runner *rn = &s->runners[i];
+
+		if (rn->up && rn->tail.len) {
+			strbuf_addf(&s->res.stderr_tail, "\n--- %s ---\n", runner_names[i]);
+			strbuf_add(&s->res.stderr_tail, rn->tail.buf, rn->tail.len);
 		}
 	}
 	decide_verdict(o, s);
@@ -783,7 +850,8 @@ int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sch
 	/* Each slot has its running worker and up to o->standby started ahead. */
 	unsigned nworkers = nslots * (1 + o->standby);
 	struct slot *slots = xcalloc(nworkers, sizeof(*slots));
-	struct pollfd *pfds = xcalloc(nworkers * 7, sizeof(*pfds));
+	/* A worker's three pipes and pidfd, and each runner's two pipes and pidfd. */
+	struct pollfd *pfds = xcalloc(nworkers * (4 + 3 * NR_RUNNERS), sizeof(*pfds));
 	size_t next = 0;
 	unsigned long seq = 0;
 	int ret = 0;
@@ -819,15 +887,19 @@ int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sch
 			/* Without a pidfd, exits are noticed at the 250 ms wake-ups below. */
 			if (s->child.pidfd >= 0 && !s->child.reaped)
 				pfds[np++] = (struct pollfd){.fd = s->child.pidfd, .events = POLLIN};
-			if (s->has_runner) {
-				if (s->runner.out_fd >= 0)
-					pfds[np++] = (struct pollfd){.fd = s->runner.out_fd,
+			for (int k = 0; k < NR_RUNNERS; k++) {
+				const struct sandbox_child *rc = &s->runners[k].child;
+
+				if (!s->runners[k].up)
+					continue;
+				if (rc->out_fd >= 0)
+					pfds[np++] = (struct pollfd){.fd = rc->out_fd,
 								     .events = POLLIN};
-				if (s->runner.err_fd >= 0)
-					pfds[np++] = (struct pollfd){.fd = s->runner.err_fd,
+				if (rc->err_fd >= 0)
+					pfds[np++] = (struct pollfd){.fd = rc->err_fd,
 								     .events = POLLIN};
-				if (s->runner.pidfd >= 0 && !s->runner.reaped)
-					pfds[np++] = (struct pollfd){.fd = s->runner.pidfd,
+				if (rc->pidfd >= 0 && !rc->reaped)
+					pfds[np++] = (struct pollfd){.fd = rc->pidfd,
 								     .events = POLLIN};
 			}
 		}
@@ -855,19 +927,22 @@ int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sch
 				read_stdout(s);
 			if (s->child.err_fd >= 0)
 				read_stderr(s);
-			if (s->has_runner) {
-				if (s->runner.out_fd >= 0)
-					read_runner(s, &s->runner.out_fd);
-				if (s->runner.err_fd >= 0)
-					read_runner(s, &s->runner.err_fd);
-				if (sandbox_reap(&s->runner))
-					sandbox_kill_group(&s->runner);
+			for (int k = 0; k < NR_RUNNERS; k++) {
+				struct runner *rn = &s->runners[k];
+
+				if (!rn->up)
+					continue;
+				if (rn->child.out_fd >= 0)
+					read_runner(s, rn, &rn->child.out_fd);
+				if (rn->child.err_fd >= 0)
+					read_runner(s, rn, &rn->child.err_fd);
+				if (sandbox_reap(&rn->child))
+					sandbox_kill_group(&rn->child);
 			}
 			if (!s->timed_out && now >= s->deadline_s) {
 				s->timed_out = true;
 				sandbox_kill_group(&s->child);
-				if (s->has_runner)
-					sandbox_kill_group(&s->runner);
+				kill_runners(s);
 			}
 			if (sandbox_reap(&s->child)) {
 				/* The worker is gone; whoever still holds its pipes goes too. */
@@ -877,9 +952,7 @@ int sched_run(const struct sched_opts *o, struct sched_job *jobs, size_t nr, sch
 				 * (or the timeout), to tell how it ended: a runner that closed its
 				 * socket may still be running the candidate.
 				 */
-				if (s->has_runner && !s->runner.reaped &&
-				    WIFEXITED(s->child.status) &&
-				    WEXITSTATUS(s->child.status) == SCHED_EXIT_RUNNER_LOST)
+				if (lost_runner(s) && !lost_runner(s)->child.reaped)
 					continue;
 				if (s->out_eof && s->err_eof) {
 					int r = slot_finish(o, s, done, ctx);

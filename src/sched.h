@@ -34,6 +34,8 @@
 
 /* The judge's exit status when its runner died or stopped answering (runtime/worker.py). */
 #define SCHED_EXIT_RUNNER_LOST 6
+/* The same of its replay runner (sched_opts.replay_argv). */
+#define SCHED_EXIT_REPLAY_LOST 7
 
 /* Keep at most this much of a worker's stderr (its end) for the verdict detail. */
 #define SCHED_STDERR_TAIL 4096
@@ -51,6 +53,7 @@ struct sched_job {
 	 * task's directory (task->dir) where it covers the catalog.
 	 */
 	const char *candidate;
+	bool replay;		 /* the job runs the L2 ghost replay: a replay runner (replay_argv) */
 	void *data;		 /* the caller's */
 };
 
@@ -112,6 +115,14 @@ struct sched_opts {
 	 * death: `crash` with how it ended. NULL: one worker does both (`kgb sandbox-exec`).
 	 */
 	char *const *runner_argv;
+	/*
+	 * With runner_argv: the L2 ghost replay's runner of each job marked `replay`, a second
+	 * candidate process started beside the first in a sandbox like it, given to the judge as
+	 * fd SANDBOX_REPLAY_FD, so that the replay shares no state with the calls it checks. It
+	 * waits for its judge before it imports anything. A judge that loses it exits with
+	 * SCHED_EXIT_REPLAY_LOST. NULL: the replay runs in the runner.
+	 */
+	char *const *replay_argv;
 	const char *const *runner_hidden;
 	const char *const *dev_nodes;
 	const char *const *env_allow;

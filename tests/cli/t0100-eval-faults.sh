@@ -51,7 +51,7 @@ test_expect_success 'a platform that does not start is not the candidate'"'"'s v
 	cat >"$TMP/brokenpy" <<-SH &&
 	#!/bin/sh
 	# -P -m runtime.worker (the judge), with the platform setup failing as a dead GPU would
-	case "\$*" in *runtime.runner*) exec "$ROOT/.venv/bin/python" "\$@" ;; esac
+	case "\$*" in *runtime.runner*|*runtime.replay_runner*) exec "$ROOT/.venv/bin/python" "\$@" ;; esac
 	exec "$ROOT/.venv/bin/python" -P -c "
 	import sys, runtime.worker as w
 	def broken(platform, traces=False):

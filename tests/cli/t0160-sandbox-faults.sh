@@ -352,7 +352,7 @@ test_expect_success 'writes outside: refused, nothing written' '
 test_expect_success 'another candidate'"'"'s cache and the other slots are invisible' '
 	detail plant_secret | grep -q "planted .*/triton-[0-9a-f]*/secret" &&
 	detail read_sibling >"$TMP/d" && cat "$TMP/d" &&
-	grep -Eq "saw \[(slot[0-9]+-[0-9]+-runner triton-[0-9a-f]{64}|triton-[0-9a-f]{64} slot[0-9]+-[0-9]+-runner)\] found \[\]" "$TMP/d"
+	grep -Eq "saw \[(slot[0-9]+-[0-9]+-r[0-9a-f]{8} triton-[0-9a-f]{64}|triton-[0-9a-f]{64} slot[0-9]+-[0-9]+-r[0-9a-f]{8})\] found \[\]" "$TMP/d"
 '
 test_expect_success 'filling the disk stops at the scratch size (1 GiB)' '
 	test "$(verdict fill_disk)" = crash &&
