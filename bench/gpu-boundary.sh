@@ -14,7 +14,8 @@
 #    last recorded ones (bench/results/h200-2026-12-04e, one process per job), and the harness
 #    overhead (bench/throughput.py).
 # Everything under $OUT: boundary.jsonl, boundary.txt, suite.jsonl, suite.db, suite.txt (the
-# table, the comparison, the overhead), progress.txt.
+# table, the comparison, the overhead), progress.txt. KGB_BOUNDARY_SUITE=0 stops after step 1
+# (the suite then runs whole, through bench/gpu-session.sh).
 set -uo pipefail
 out=${OUT:-out}
 mkdir -p "$out"
@@ -75,6 +76,10 @@ timeout 120 build/kgb eval --platform cuda --task mul --solutions tests/cli/fixt
 log "platform caps: exit $? $(grep -o '"verdict":"[a-z_]*","detail":"[^"]*","cases_total":[0-9]*,"cases_passed":[0-9]*' "$out/caps.jsonl")"
 
 # 2. The suite subset, judge and runner, with timing.
+if [ "${KGB_BOUNDARY_SUITE:-1}" = 0 ]; then
+	log "done (no suite: KGB_BOUNDARY_SUITE=0)"
+	exit 0
+fi
 sel=()
 while read -r t _; do case $t in '' | '#'*) continue ;; esac; sel+=(--task "$t"); done <tasks/demo.txt
 for t in ${KGB_BOUNDARY_MORE:-add mul sum softmax mm bmm clone copy_ mean div}; do sel+=(--task "$t"); done
