@@ -781,7 +781,9 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 	r = strbuf_read_file(&text, file, CATALOG_MAX_SPEC_BYTES);
 	if (r < 0) {
 		strbuf_addf(errs, "%s: cannot read: %s\n", file,
-			    r == -E2BIG ? "larger than 4 MiB" : strerror(-r));
+			    r == -E2BIG    ? "larger than 4 MiB"
+			    : r == -EINVAL ? "not a regular file"
+					   : strerror(-r));
 		strbuf_release(&text);
 		free(file);
 		return -EINVAL;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kgb.h"
 #include "report_runs.h"
@@ -71,6 +72,12 @@ static int load_column(const char *arg, struct column *col, struct strbuf *err)
 			return -EINVAL;
 		}
 		run = v;
+	}
+	/* Opening creates a store; comparing a file that is not there is a mistake. */
+	if (access(path, R_OK) < 0) {
+		strbuf_addf(err, "cannot read store '%s': %s", path, strerror(errno));
+		free(path);
+		return -ENOENT;
 	}
 	if ((r = store_open(path, &st, err)) < 0 ||
 	    (r = store_run_info(st, &run, &platform, &env, err)) < 0 ||

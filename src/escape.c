@@ -63,6 +63,20 @@ bool escape_text_needed(const char *s)
 	return false;
 }
 
+bool escape_utf8_valid(const char *s)
+{
+	unsigned cp;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = utf8_decode(p, &cp);
+
+		if (!n)
+			return false;
+		p += n;
+	}
+	return true;
+}
+
 void escape_text(struct strbuf *sb, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -28,6 +28,8 @@
 void escape_text(struct strbuf *sb, const char *s);
 /* escape_text() into a new string (the caller frees it); "" for NULL. */
 char *escape_text_dup(const char *s);
+/* Whether s is valid UTF-8 (no stray, overlong, surrogate or cut-off sequence). */
+bool escape_utf8_valid(const char *s);
 /* Whether escape_text() would change s. */
 bool escape_text_needed(const char *s);
 /* escape_text(), then & < > " ' as character references: safe in element text and attributes. */

@@ -2,8 +2,8 @@
  * generate.c - the sample, agent and external tracks (generate.h).
  *
  * A round is: every unfinished trajectory's request at once (llm_run overlaps them), each
- * reply's code written to <out>/r<round>/<op>/s<sample>.py, one `kgb eval --solutions
- * <out>/r<round>` child over all of them (so the round's candidates share the worker slots),
+ * reply's code written to <out>/r<round>/<op>/s<sample>.py, one evaluation of <out>/r<round>
+ * by the engine (eval.h) over all of them (so the round's candidates share the worker slots),
  * then per trajectory the feedback that becomes the next round's last message. Rounds keep the
  * evaluation batched, which on a GPU is the difference between compiling on every core at once
  * and one candidate at a time.
@@ -23,10 +23,12 @@
 
 #include <jansson.h>
 
+#include "eval.h"
 #include "extract.h"
 #include "generate.h"
 #include "platform.h"
 #include "prompt.h"
+#include "report.h"
 #include "sandbox.h"
 #include "stats.h"
 #include "store.h"
@@ -35,8 +37,8 @@
 
 extern char **environ;
 
-/* What a `kgb eval --json` child may print: one record per candidate, a summary. */
-#define GEN_MAX_EVAL_OUTPUT (64u << 20)
+/* The wall-clock limit per candidate, as `kgb eval`'s default. */
+#define GEN_EVAL_TIMEOUT_S 300.0
 
 static const char *const track_names[] = {"sample", "agent", "external"};
 
@@ -56,122 +58,51 @@ void gen_task_result_release(struct gen_task_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* ---- child processes ---- */
+/* ---- evaluation ---- */
 
 /*
- * Runs argv (execvp) in cwd with envp (NULL: ours), its stdout captured into out (capped),
- * stderr inherited, in a process group of its own that is killed after timeout_s (0: none).
- * *ret_status is the wait status; *ret_timed_out says whether it was killed for time.
+ * The kgb.eval.v1 records of the candidates under dir, evaluated in this process by the
+ * engine (eval.h) as `kgb eval --solutions dir --json` would (its store, platform and seed),
+ * as an object "<op>/<sample>" -> record: the records are the run's JSON report, read back
+ * from the store, so a generation run judges exactly as `kgb eval` does.
  */
-static int run_capture(char *const argv[], const char *cwd, char *const envp[], double timeout_s,
-		       struct strbuf *out, int *ret_status, bool *ret_timed_out, struct strbuf *err)
-{
-	int fds[2];
-	pid_t pid;
-	double deadline = timeout_s > 0 ? monotonic_s() + timeout_s : INFINITY;
-	bool killed = false;
-
-	if (pipe2(fds, O_CLOEXEC) < 0) {
-		strbuf_addf(err, "pipe: %s", strerror(errno));
-		return -errno;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		strbuf_addf(err, "fork: %s", strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		return -EAGAIN;
-	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		dup2(fds[1], STDOUT_FILENO);
-		if (cwd && chdir(cwd) < 0)
-			_exit(127);
-		if (envp)
-			environ = (char **)envp;
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	setpgid(pid, pid);
-	close(fds[1]);
-	out->cap = GEN_MAX_EVAL_OUTPUT;
-	for (;;) {
-		double left = deadline - monotonic_s();
-		struct pollfd p = {.fd = fds[0], .events = POLLIN};
-		char buf[8192];
-		ssize_t got;
-		int pr;
-
-		if (left <= 0 && !killed) {
-			kill(-pid, SIGKILL);
-			killed = true;
-		}
-		pr = poll(&p, 1, killed ? 1000 : isfinite(left) ? (int)fmin(left * 1000 + 1, 1e6) : -1);
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr == 0)
-			continue;
-		got = read(fds[0], buf, sizeof(buf));
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		if (strbuf_add_capped(out, buf, (size_t)got) < 0 && !killed) {
-			kill(-pid, SIGKILL);
-			killed = true;
-		}
-	}
-	close(fds[0]);
-	while (waitpid(pid, ret_status, 0) < 0 && errno == EINTR)
-		;
-	kill(-pid, SIGKILL); /* whatever it left behind in its group */
-	*ret_timed_out = killed && timeout_s > 0 && monotonic_s() >= deadline;
-	return 0;
-}
-
-/* The kgb.eval.v1 records of `kgb eval --solutions dir`, as an object "<op>/<sample>" -> record. */
 static int eval_dir(const struct gen_opts *o, const char *dir, bool heldout, json_t **ret,
 		    struct strbuf *err)
 {
-	char seed[32];
-	const char *argv[24];
-	size_t n = 0;
-	struct strbuf out = STRBUF_INIT;
-	int status = 0, r;
-	bool timed_out;
+	struct kgb_ctx kctx = {.root = o->kgb_root, .tasks_dir = o->tasks_dir,
+			       .verbose = o->verbose > 0 ? 1 : -1};
+	struct eval_opts eo = {.cmd = "generate", .solutions = dir, .store_path = o->store_path,
+			       .platform = o->platform, .seed = o->seed, .heldout = heldout,
+			       .timeout_s = GEN_EVAL_TIMEOUT_S, .sandbox = SANDBOX_AUTO,
+			       .standby = -1, .cmdline = "kgb generate"};
+	struct eval_hooks hooks = {.candidate = report_eval_event, .reused = report_eval_reused,
+				   .data = &kctx.verbose};
+	struct eval_outcome out;
+	char *text = NULL;
+	size_t len = 0, failed = 0;
 	json_t *by = json_object();
+	FILE *f;
+	int code, r = 0;
 
-	snprintf(seed, sizeof(seed), "%llu", o->seed);
-	argv[n++] = o->kgb_exe;
-	if (o->tasks_dir) {
-		argv[n++] = "--tasks";
-		argv[n++] = o->tasks_dir;
-	}
-	argv[n++] = o->verbose > 0 ? "-v" : "-q";
-	argv[n++] = "eval";
-	argv[n++] = "--json";
-	argv[n++] = "--solutions";
-	argv[n++] = dir;
-	argv[n++] = "--store";
-	argv[n++] = o->store_path;
-	argv[n++] = "--platform";
-	argv[n++] = o->platform;
-	argv[n++] = "--seed";
-	argv[n++] = seed;
-	if (heldout)
-		argv[n++] = "--heldout";
-	argv[n] = NULL;
-	r = run_capture((char *const *)argv, NULL, NULL, 0, &out, &status, &timed_out, err);
-	if (r == 0 && (!WIFEXITED(status) || WEXITSTATUS(status) > 1)) {
-		strbuf_addf(err, "'kgb eval --solutions %s' failed (exit status %d)", dir,
-			    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	code = eval_run(&eo, &kctx, &hooks, &out);
+	if (code == KGB_EXIT_OK && out.env_failures)
+		code = KGB_EXIT_ENV;
+	if (code != KGB_EXIT_OK) {
+		strbuf_addf(err, "evaluating '%s' failed (kgb exit status %d, said above)", dir, code);
 		r = -ECHILD;
+	} else if (!(f = open_memstream(&text, &len))) {
+		strbuf_addf(err, "open_memstream: %s", strerror(errno));
+		r = -errno;
+	} else {
+		r = report_from_store(f, out.store, out.run_id, out.platform, o->store_path,
+				      out.tasks_skipped, out.sandbox, true, &failed, err);
+		fclose(f);
 	}
-	for (const char *p = out.buf; r == 0 && *p;) {
+	eval_outcome_release(&out);
+	for (const char *p = text; r == 0 && p && *p;) {
 		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		json_t *rec = json_loadb(p, len, 0, NULL);
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		json_t *rec = json_loadb(p, n, 0, NULL);
 		const char *schema = json_string_value(json_object_get(rec, "schema"));
 
 		if (schema && !strcmp(schema, "kgb.eval.v1")) {
@@ -183,9 +114,9 @@ static int eval_dir(const struct gen_opts *o, const char *dir, bool heldout, jso
 			strbuf_release(&k);
 		}
 		json_decref(rec);
-		p += len + (nl ? 1 : 0);
+		p += n + (nl ? 1 : 0);
 	}
-	strbuf_release(&out);
+	free(text);
 	if (r < 0) {
 		json_decref(by);
 		return r;
@@ -348,10 +279,15 @@ static int write_file(const char *path, const char *text, struct strbuf *err)
 	}
 	free(dir);
 	f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-		strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
-		if (f)
-			fclose(f);
+	if (!f)
+		r = -errno;
+	if (f && fputs(text, f) < 0)
+		r = -errno;
+	/* fclose() frees f even when it fails (a full disk shows here): never twice. */
+	if (f && fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (r < 0) {
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(-r));
 		r = -EIO;
 	}
 	return r;

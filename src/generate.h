@@ -51,7 +51,7 @@ struct gen_opts {
 	const char *platform;	     /* the platform profile's name (profile.h) */
 	const char *platform_prompt; /* its prompt fragment */
 	const char *tasks_dir;
-	const char *kgb_exe; /* this binary, for the `kgb eval` children */
+	const char *kgb_exe; /* this binary, for the agent workspace's ./verify */
 	unsigned long long seed;
 	int verbose;
 };

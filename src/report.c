@@ -9,6 +9,7 @@
 #include "cases.h"
 #include "catalog.h"
 #include "escape.h"
+#include "eval.h"
 #include "platform.h"
 #include "stats.h"
 #include "util/strbuf.h"
@@ -138,7 +139,7 @@ void report_compute_metrics(const struct report_run *r, const char *source,
 	free(tpass);
 }
 
-/* The run's timing method: a non-default one is a suffix of its harness (cmd_eval.c). */
+/* The run's timing method: a non-default one is a suffix of its harness (eval.c). */
 static const char *timing_method(const struct report_run *r)
 {
 	for (size_t i = 0; i < r->nr; i++)
@@ -474,4 +475,51 @@ void report_progress_draw(size_t done, size_t total, double elapsed_s, int verbo
 	fputs(sb.buf, stderr);
 	fflush(stderr);
 	strbuf_release(&sb);
+}
+
+static bool progress_lines(int verbose)
+{
+	return verbose > 0 || (verbose == 0 && isatty(STDERR_FILENO));
+}
+
+void report_eval_event(void *verbose_ptr, const struct eval_event *ev)
+{
+	int verbose = *(const int *)verbose_ptr;
+
+	report_progress_clear(verbose);
+	if (progress_lines(verbose) && ev->checked_only)
+		fprintf(stderr, "[%zu/%zu +%.0fs] %s/%s %s: checked, %zu cases to time\n", ev->done,
+			ev->total, ev->elapsed_s, ev->task->source, ev->task->op, ev->sample_shown,
+			ev->cases_to_time);
+	else if (progress_lines(verbose))
+		fprintf(stderr, "[%s%zu/%zu +%.0fs] %s/%s %s: %s (%zu/%zu cases, %.1f s)\n",
+			ev->timing_phase ? "timed " : "", ev->done, ev->total, ev->elapsed_s,
+			ev->task->source, ev->task->op, ev->sample_shown, ev->verdict,
+			ev->cases_passed, ev->cases_total, ev->wall_ms / 1e3);
+	report_progress_draw(ev->done, ev->total, ev->elapsed_s, verbose);
+	if (verbose > 1 && *ev->stderr_tail && !ev->checked_only) {
+		/* Line by line, each escaped: the worker wrote it (escape.h). */
+		struct strbuf tail = STRBUF_INIT, line = STRBUF_INIT;
+
+		for (const char *l = ev->stderr_tail; *l;) {
+			size_t n = strcspn(l, "\n");
+
+			strbuf_reset(&line);
+			strbuf_add(&line, l, n);
+			escape_text(&tail, line.buf);
+			strbuf_addch(&tail, '\n');
+			l += n + (l[n] == '\n');
+		}
+		strbuf_release(&line);
+		fprintf(stderr, "--- worker stderr (tail) ---\n%s---\n", tail.buf);
+		strbuf_release(&tail);
+	}
+}
+
+void report_eval_reused(void *verbose_ptr, const struct task *t, const char *sample_shown,
+			const char *verdict, long long passed, long long total)
+{
+	if (*(const int *)verbose_ptr > 0)
+		fprintf(stderr, "[stored] %s/%s %s: %s (%lld/%lld cases)\n", t->source, t->op,
+			sample_shown, verdict, passed, total);
 }

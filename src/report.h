@@ -68,7 +68,7 @@ int report_from_store(FILE *f, struct store *s, long long run_id, const char *pl
 		      size_t *ret_failed, struct strbuf *err);
 
 /*
- * Progress of a long `kgb eval` on stderr (cmd_eval.c): a live bar with counts, elapsed time and
+ * Progress of a long `kgb eval` on stderr (eval.h's hooks): a live bar with counts, elapsed time and
  * ETA, only on a terminal, not under $CI, not with -q (verbose < 0); colour only where
  * report_progress_color() says so (a terminal, NO_COLOR unset or empty).
  */
@@ -80,5 +80,16 @@ void report_progress_bar(struct strbuf *sb, size_t done, size_t total, double el
 /* Erases the bar (before a line is printed over it); then redraws it after that line. */
 void report_progress_clear(int verbose);
 void report_progress_draw(size_t done, size_t total, double elapsed_s, int verbose);
+/*
+ * The evaluation engine's hooks (eval.h) for a command's stderr, verbose_ptr an `int *` (the
+ * -v count minus the -q count): a line per candidate as it ends (with -v, or on a terminal;
+ * the worker's stderr tail too with -vv, escaped), the bar redrawn after it; and, with -v, a
+ * line per candidate the store already held.
+ */
+struct eval_event;
+struct task;
+void report_eval_event(void *verbose_ptr, const struct eval_event *ev);
+void report_eval_reused(void *verbose_ptr, const struct task *t, const char *sample_shown,
+			const char *verdict, long long passed, long long total);
 
 #endif

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,44 +10,6 @@
 #include "stats.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
-
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? xstrdup((const char *)t) : NULL;
-}
-
-static double col_real(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
-}
-
-static int db_fail(sqlite3 *db, const char *what, struct strbuf *err)
-{
-	strbuf_addf(err, "%s: %s", what, sqlite3_errmsg(db));
-	return -EIO;
-}
-
-/* The run row's metadata, read-only (the store module has no query for it). */
-static int load_run_row(sqlite3 *db, struct report_method *m, struct strbuf *err)
-{
-	sqlite3_stmt *st;
-	int r;
-
-	if (sqlite3_prepare_v2(db, "SELECT started_at, command, harness FROM runs WHERE id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
-		return db_fail(db, "reading the run", err);
-	sqlite3_bind_int64(st, 1, m->run_id);
-	r = sqlite3_step(st);
-	if (r == SQLITE_ROW) {
-		m->started_at = col_dup(st, 0);
-		m->command = col_dup(st, 1);
-		m->harness = col_dup(st, 2);
-	}
-	sqlite3_finalize(st);
-	return r == SQLITE_ROW || r == SQLITE_DONE ? 0 : db_fail(db, "reading the run", err);
-}
 
 /* A failed candidate for an attempt that produced no code: owned strings, like the store's. */
 static void no_code_eval(struct store_eval *e, const char *task, const char *source,
@@ -68,77 +29,46 @@ static void no_code_eval(struct store_eval *e, const char *task, const char *sou
 }
 
 /* The first-round attempts of a generation run, and its totals. */
-static int load_generated(sqlite3 *db, struct store *s, struct report_method *m,
-			  struct strbuf *err)
+static int load_generated(struct store *s, struct report_method *m, struct strbuf *err)
 {
-	sqlite3_stmt *st;
-	size_t alloc = 0;
+	struct store_attempt *a = NULL;
+	struct store_gen_totals tot;
+	size_t n = 0;
 	int r;
 
-	if (sqlite3_prepare_v2(db,
-			       "SELECT task, source, sample, outcome, error, eval_key"
-			       " FROM generations"
-			       " WHERE run_id = ? AND round = 0 AND stage = 'generate'"
-			       " ORDER BY source, task, sample",
-			       -1, &st, NULL) != SQLITE_OK)
-		return db_fail(db, "reading the generations", err);
-	sqlite3_bind_int64(st, 1, m->run_id);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *task = (const char *)sqlite3_column_text(st, 0);
-		const char *source = (const char *)sqlite3_column_text(st, 1);
-		const char *key = (const char *)sqlite3_column_text(st, 5);
+	if ((r = store_first_attempts(s, m->run_id, &a, &n, err)) < 0)
+		return r;
+	m->evals = xcalloc(n + 1, sizeof(*m->evals));
+	for (size_t i = 0; i < n; i++) {
+		struct store_eval *e = &m->evals[m->nr++];
 		char sample[32];
-		struct store_eval *e;
 
-		if (m->nr == alloc) {
-			alloc = alloc ? 2 * alloc : 16;
-			m->evals = xrealloc(m->evals, alloc * sizeof(*m->evals));
-		}
-		e = &m->evals[m->nr];
-		snprintf(sample, sizeof(sample), "s%lld", (long long)sqlite3_column_int64(st, 2));
-		if (key && store_eval_get(s, key, e, err) == 0) {
+		snprintf(sample, sizeof(sample), "s%lld", a[i].sample);
+		if (a[i].eval_key && store_eval_get(s, a[i].eval_key, e, err) == 0) {
 			free(e->sample);
 			e->sample = xstrdup(sample);
 		} else {
 			strbuf_reset(err);
-			no_code_eval(e, task ? task : "?", source ? source : "?", sample,
-				     (const char *)sqlite3_column_text(st, 3),
-				     (const char *)sqlite3_column_text(st, 4), m->platform);
+			no_code_eval(e, a[i].task ? a[i].task : "?", a[i].source ? a[i].source : "?",
+				     sample, a[i].outcome, a[i].error, m->platform);
 		}
-		m->nr++;
 	}
-	sqlite3_finalize(st);
-	if (r != SQLITE_DONE)
-		return db_fail(db, "reading the generations", err);
-	if (sqlite3_prepare_v2(db,
-			       "SELECT SUM(COALESCE(prompt_tokens, 0)"
-			       " + COALESCE(completion_tokens, 0)),"
-			       " SUM(cost_usd), COUNT(cost_usd), COUNT(*),"
-			       " SUM(COALESCE(latency_ms, 0) + COALESCE(eval_ms, 0)),"
-			       " COUNT(DISTINCT source || '/' || task),"
-			       " COUNT(DISTINCT CASE WHEN outcome = 'pass'"
-			       "  THEN source || '/' || task END),"
-			       " MAX(model), MAX(track)"
-			       " FROM generations WHERE run_id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
-		return db_fail(db, "reading the generations", err);
-	sqlite3_bind_int64(st, 1, m->run_id);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		m->tokens = sqlite3_column_int64(st, 0);
-		/* A cost is known only when every request has one. */
-		m->cost_usd = sqlite3_column_int64(st, 2) == sqlite3_column_int64(st, 3) &&
-				      sqlite3_column_int64(st, 3) > 0
-			              ? sqlite3_column_double(st, 1)
-			              : NAN;
-		m->time_ms = col_real(st, 4);
-		m->tasks = (size_t)sqlite3_column_int64(st, 5);
-		m->solved = (size_t)sqlite3_column_int64(st, 6);
-		if (!m->model)
-			m->model = col_dup(st, 7);
-		if (!m->track)
-			m->track = col_dup(st, 8);
-	}
-	sqlite3_finalize(st);
+	store_attempts_free(a, n);
+	if ((r = store_generation_totals(s, m->run_id, &tot, err)) < 0)
+		return r;
+	m->tokens = tot.tokens;
+	m->cost_usd = tot.cost_usd;
+	m->time_ms = tot.time_ms;
+	m->tasks = tot.tasks;
+	m->solved = tot.solved;
+	if (!m->model)
+		m->model = tot.model;
+	else
+		free(tot.model);
+	if (!m->track)
+		m->track = tot.track;
+	else
+		free(tot.track);
 	return 0;
 }
 
@@ -146,7 +76,6 @@ int report_method_load_run(const char *path, long long run_id, struct report_met
 			   struct strbuf *err)
 {
 	struct store *s = NULL;
-	sqlite3 *db = NULL;
 	char *platform = NULL, *env = NULL;
 	json_t *envj = NULL;
 	int r;
@@ -184,15 +113,12 @@ int report_method_load_run(const char *path, long long run_id, struct report_met
 		m->model = model ? xstrdup(model) : NULL;
 		m->track = track ? xstrdup(track) : NULL;
 	}
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		r = db_fail(db, "opening the store read-only", err);
-		goto out;
-	}
-	if ((r = load_run_row(db, m, err)) < 0)
+	r = store_run_row(s, m->run_id, &m->started_at, &m->command, &m->harness, err);
+	if (r < 0)
 		goto out;
 	m->generated = m->harness && !strcmp(m->harness, "generate");
 	if (m->generated) {
-		r = load_generated(db, s, m, err);
+		r = load_generated(s, m, err);
 		if (r < 0)
 			goto out;
 		m->reused = xcalloc(m->nr + 1, sizeof(*m->reused));
@@ -245,8 +171,6 @@ out:
 	json_decref(envj);
 	free(platform);
 	free(env);
-	if (db)
-		sqlite3_close(db);
 	store_free(s);
 	return r;
 }
@@ -335,68 +259,14 @@ size_t report_method_find(const struct report_method *m, const char *source, con
 
 int report_runs_cases(const char *path, const char *eval_key, json_t **ret, struct strbuf *err)
 {
-	static const char *const cols[] = {"case_id", "entry", "axes", "timed", "verdict",
-					   "max_abs_err", "tol_use", "atol", "rtol",
-					   "time_base_ms", "time_cand_ms", "speedup", "detail"};
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st;
-	json_t *a;
+	struct store *s = NULL;
 	int r;
 
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		r = db_fail(db, "opening the store read-only", err);
-		sqlite3_close(db);
+	if ((r = store_open_readonly(path, &s, err)) < 0)
 		return r;
-	}
-	if (sqlite3_prepare_v2(db,
-			       "SELECT case_id, entry, axes, timed, verdict, max_abs_err, tol_use,"
-			       " atol, rtol, time_base_ms, time_cand_ms, speedup, detail FROM cases"
-			       " WHERE eval_key = ? ORDER BY case_id",
-			       -1, &st, NULL) != SQLITE_OK) {
-		r = db_fail(db, "reading the cases", err);
-		sqlite3_close(db);
-		return r;
-	}
-	sqlite3_bind_text(st, 1, eval_key, -1, SQLITE_STATIC);
-	a = json_array();
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		json_t *o = json_object();
-
-		for (int i = 0; i < (int)(sizeof(cols) / sizeof(cols[0])); i++) {
-			json_t *v;
-
-			switch (sqlite3_column_type(st, i)) {
-			case SQLITE_INTEGER:
-				v = json_integer(sqlite3_column_int64(st, i));
-				break;
-			case SQLITE_FLOAT: {
-				double d = sqlite3_column_double(st, i);
-
-				v = isfinite(d) ? json_real(d) : json_null();
-				break;
-			}
-			case SQLITE_NULL:
-				v = json_null();
-				break;
-			default:
-				v = json_string((const char *)sqlite3_column_text(st, i));
-				if (!v) /* not UTF-8 */
-					v = json_null();
-			}
-			json_object_set_new(o, cols[i], v);
-		}
-		json_array_append_new(a, o);
-	}
-	sqlite3_finalize(st);
-	if (r != SQLITE_DONE) {
-		r = db_fail(db, "reading the cases", err);
-		json_decref(a);
-		sqlite3_close(db);
-		return r;
-	}
-	sqlite3_close(db);
-	*ret = a;
-	return 0;
+	r = store_eval_cases(s, eval_key, ret, err);
+	store_free(s);
+	return r;
 }
 
 const char *report_runs_change_name(enum report_change c)

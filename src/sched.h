@@ -180,7 +180,7 @@ int sched_exec(const struct sched_opts *o, char *const *argv, struct sched_exec_
  * The verdict of a job whose worker reported every case: `hack` if any case is one, else the
  * verdict of the first case that did not pass (an `error` that is the host running out of
  * memory counts as `crash`), else `pass`; sets r->verdict and r->detail ("case N: message").
- * Exported for cmd_eval, which judges a candidate checked in several jobs on all its cases.
+ * Exported for the evaluation engine (eval.c), which judges a candidate checked in several jobs on all its cases.
  */
 void sched_judge_cases(const struct sched_opts *o, json_t *cases, size_t nr,
 		       struct sched_result *r);

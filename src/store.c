@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "stats.h"
 #include "util/fs.h"
 #include "util/parse.h"
@@ -119,6 +120,36 @@ static int check_schema(const char *path, const char *v, struct strbuf *err)
 	return -EPROTO;
 }
 
+/*
+ * Whether the database s opened is kgb's to write: 0 when it is empty (a new store) or holds
+ * kgb's meta table with a schema row; -EPROTO, with err set, when it holds another
+ * application's tables: kgb must leave such a file as it found it (no journal-mode change, no
+ * tables). A file that is not SQLite at all fails here too (-EIO).
+ */
+static int check_owned(struct store *s, const char *path, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int tables = 0, r = 0;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT count(*) FROM sqlite_master", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return db_err(s, err, "reading the store");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		tables = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (!tables)
+		return 0;
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key='schema'", -1, &st, NULL) !=
+		    SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		strbuf_addf(err, "'%s' is not a kgb store (an SQLite database without kgb's meta "
+			    "table); left untouched", path);
+		r = -EPROTO;
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
 int store_open(const char *path, struct store **ret, struct strbuf *err)
 {
 	struct store *s = xcalloc(1, sizeof(*s));
@@ -135,8 +166,10 @@ int store_open(const char *path, struct store **ret, struct strbuf *err)
 	}
 	/* Two kgb processes may share a store; writers wait for each other this long. */
 	sqlite3_busy_timeout(s->db, 30000);
-	r = exec_sql(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-			"PRAGMA foreign_keys=ON;", err);
+	r = check_owned(s, path, err);
+	if (r == 0)
+		r = exec_sql(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+				"PRAGMA foreign_keys=ON;", err);
 	if (r == 0)
 		r = exec_sql(s, "BEGIN IMMEDIATE;", err);
 	if (r == 0)
@@ -291,6 +324,7 @@ int store_run_begin(struct store *s, const char *platform, const char *harness,
 }
 
 static char *col_text(sqlite3_stmt *st, int i);
+static char *col_required(sqlite3_stmt *st, int i);
 
 int store_run_info(struct store *s, long long *io_run_id, char **ret_platform, char **ret_env,
 		   struct strbuf *err)
@@ -334,10 +368,26 @@ int store_run_end(struct store *s, long long run_id, struct strbuf *err)
 	return r;
 }
 
+/*
+ * Text as it enters kgb from a store, which anyone may have written (another tool, a hand
+ * edit, a file name a candidate chose): bytes that are not UTF-8 are written out
+ * (escape_text()), so no reader further in meets invalid text. NULL stays NULL.
+ */
 static char *col_text(sqlite3_stmt *st, int i)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
-	return t ? xstrdup((const char *)t) : NULL;
+	const char *t = (const char *)sqlite3_column_text(st, i);
+
+	if (!t)
+		return NULL;
+	return escape_utf8_valid(t) ? xstrdup(t) : escape_text_dup(t);
+}
+
+/* col_text() for a column kgb always writes: "?" where the store has NULL. */
+static char *col_required(sqlite3_stmt *st, int i)
+{
+	char *t = col_text(st, i);
+
+	return t ? t : xstrdup("?");
 }
 
 static double col_real(sqlite3_stmt *st, int i)
@@ -362,15 +412,15 @@ static void read_eval(sqlite3_stmt *st, int off, struct store_eval *e)
 
 	memset(e, 0, sizeof(*e));
 	snprintf(e->key, sizeof(e->key), "%s", key ? (const char *)key : "");
-	e->task = col_text(st, off + 1);
-	e->source = col_text(st, off + 2);
-	e->task_version = col_text(st, off + 3);
-	e->candidate_hash = col_text(st, off + 4);
+	e->task = col_required(st, off + 1);
+	e->source = col_required(st, off + 2);
+	e->task_version = col_required(st, off + 3);
+	e->candidate_hash = col_required(st, off + 4);
 	e->candidate_path = col_text(st, off + 5);
-	e->sample = col_text(st, off + 6);
-	e->platform = col_text(st, off + 7);
-	e->harness = col_text(st, off + 8);
-	e->verdict = col_text(st, off + 9);
+	e->sample = col_required(st, off + 6);
+	e->platform = col_required(st, off + 7);
+	e->harness = col_required(st, off + 8);
+	e->verdict = col_required(st, off + 9);
 	e->detail = col_text(st, off + 10);
 	e->cases_total = sqlite3_column_int64(st, off + 11);
 	e->cases_passed = sqlite3_column_int64(st, off + 12);
@@ -444,6 +494,29 @@ int store_check_put(struct store *s, const char *key, const char *json, struct s
 }
 
 /* The columns of a generation (store_generation_put()), but its run and time. */
+/*
+ * Column i as JSON (a new reference, never NULL): integers, reals (null where not finite:
+ * JSON has no NaN), text (null where not UTF-8), null.
+ */
+static json_t *col_json(sqlite3_stmt *st, int i)
+{
+	json_t *v = NULL;
+
+	switch (sqlite3_column_type(st, i)) {
+	case SQLITE_INTEGER:
+		v = json_integer(sqlite3_column_int64(st, i));
+		break;
+	case SQLITE_FLOAT:
+		if (isfinite(sqlite3_column_double(st, i)))
+			v = json_real(sqlite3_column_double(st, i));
+		break;
+	case SQLITE_TEXT:
+		v = json_string((const char *)sqlite3_column_text(st, i));
+		break;
+	}
+	return v ? v : json_null();
+}
+
 static const char *const gen_cols[] = {
 	"task", "source", "sample", "round", "stage", "track", "model", "outcome", "finish",
 	"error", "prompt_tokens", "completion_tokens", "cached_tokens", "latency_ms",
@@ -515,23 +588,7 @@ int store_generations_get(struct store *s, long long run_id, json_t **ret, struc
 		json_t *row = json_object();
 
 		for (size_t i = 0; i < ARRAY_SIZE(gen_cols); i++) {
-			int at = (int)i + 1;
-			json_t *v;
-
-			switch (sqlite3_column_type(st, at)) {
-			case SQLITE_INTEGER:
-				v = json_integer(sqlite3_column_int64(st, at));
-				break;
-			case SQLITE_FLOAT:
-				v = json_real(sqlite3_column_double(st, at));
-				break;
-			case SQLITE_TEXT:
-				v = json_string((const char *)sqlite3_column_text(st, at));
-				break;
-			default:
-				v = json_null();
-			}
-			json_object_set_new(row, gen_cols[i], v ? v : json_null());
+			json_object_set_new(row, gen_cols[i], col_json(st, (int)i + 1));
 		}
 		json_array_append_new(rows, row);
 	}
@@ -541,6 +598,144 @@ int store_generations_get(struct store *s, long long run_id, json_t **ret, struc
 		return db_err(s, err, "reading the generations");
 	}
 	*ret = rows;
+	return 0;
+}
+
+int store_run_row(struct store *s, long long run_id, char **ret_started_at, char **ret_command,
+		  char **ret_harness, struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int r;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT started_at, command, harness FROM runs WHERE id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "reading the run");
+	sqlite3_bind_int64(st, 1, run_id);
+	r = step_row(s, st, "reading the run", err);
+	if (r == 0) {
+		*ret_started_at = col_text(st, 0);
+		*ret_command = col_text(st, 1);
+		*ret_harness = col_text(st, 2);
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+void store_attempts_free(struct store_attempt *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].task);
+		free(v[i].source);
+		free(v[i].outcome);
+		free(v[i].error);
+		free(v[i].eval_key);
+	}
+	free(v);
+}
+
+int store_first_attempts(struct store *s, long long run_id, struct store_attempt **ret,
+			 size_t *ret_nr, struct strbuf *err)
+{
+	struct store_attempt *v = NULL;
+	size_t n = 0, alloc = 0;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT task, source, sample, outcome, error, eval_key"
+			       " FROM generations"
+			       " WHERE run_id = ? AND round = 0 AND stage = 'generate'"
+			       " ORDER BY source, task, sample",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "reading the generations");
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		XGROW(v, n + 1, alloc);
+		v[n] = (struct store_attempt){.task = col_required(st, 0), .source = col_required(st, 1),
+					      .sample = sqlite3_column_int64(st, 2),
+					      .outcome = col_required(st, 3), .error = col_text(st, 4),
+					      .eval_key = col_text(st, 5)};
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		store_attempts_free(v, n);
+		return db_err(s, err, "reading the generations");
+	}
+	*ret = v;
+	*ret_nr = n;
+	return 0;
+}
+
+int store_generation_totals(struct store *s, long long run_id, struct store_gen_totals *ret,
+			    struct strbuf *err)
+{
+	sqlite3_stmt *st;
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->tokens = -1;
+	ret->cost_usd = ret->time_ms = NAN;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT SUM(COALESCE(prompt_tokens, 0)"
+			       " + COALESCE(completion_tokens, 0)),"
+			       " SUM(cost_usd), COUNT(cost_usd), COUNT(*),"
+			       " SUM(COALESCE(latency_ms, 0) + COALESCE(eval_ms, 0)),"
+			       " COUNT(DISTINCT source || '/' || task),"
+			       " COUNT(DISTINCT CASE WHEN outcome = 'pass'"
+			       "  THEN source || '/' || task END),"
+			       " MAX(model), MAX(track)"
+			       " FROM generations WHERE run_id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "reading the generations");
+	sqlite3_bind_int64(st, 1, run_id);
+	r = step_row(s, st, "reading the generations", err);
+	if (r == 0) {
+		ret->tokens = sqlite3_column_int64(st, 0);
+		/* A cost is known only when every request has one. */
+		if (sqlite3_column_int64(st, 2) == sqlite3_column_int64(st, 3) &&
+		    sqlite3_column_int64(st, 3) > 0)
+			ret->cost_usd = sqlite3_column_double(st, 1);
+		ret->time_ms = col_real(st, 4);
+		ret->tasks = (size_t)sqlite3_column_int64(st, 5);
+		ret->solved = (size_t)sqlite3_column_int64(st, 6);
+		ret->model = col_text(st, 7);
+		ret->track = col_text(st, 8);
+	}
+	sqlite3_finalize(st);
+	return r == -ENOENT ? 0 : r;
+}
+
+int store_eval_cases(struct store *s, const char *key, json_t **ret, struct strbuf *err)
+{
+	static const char *const cols[] = {"case_id", "entry", "axes", "timed", "verdict",
+					   "max_abs_err", "tol_use", "atol", "rtol",
+					   "time_base_ms", "time_cand_ms", "speedup", "detail"};
+	sqlite3_stmt *st;
+	json_t *a;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT case_id, entry, axes, timed, verdict, max_abs_err, tol_use,"
+			       " atol, rtol, time_base_ms, time_cand_ms, speedup, detail FROM cases"
+			       " WHERE eval_key = ? ORDER BY case_id",
+			       -1, &st, NULL) != SQLITE_OK)
+		return db_err(s, err, "reading the cases");
+	bind_text(st, 1, key);
+	a = json_array();
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *o = json_object();
+
+		for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
+			json_object_set_new(o, cols[i], col_json(st, (int)i));
+		json_array_append_new(a, o);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		json_decref(a);
+		return db_err(s, err, "reading the cases");
+	}
+	*ret = a;
 	return 0;
 }
 
@@ -747,7 +942,7 @@ int store_run_evals(struct store *s, long long run_id, struct store_eval **ret, 
 		/* This run's name and path for the candidate, not the first evaluator's. */
 		free(v[n].sample);
 		free(v[n].candidate_path);
-		v[n].sample = col_text(st, 1);
+		v[n].sample = col_required(st, 1);
 		v[n].candidate_path = col_text(st, 2);
 		n++;
 	}

@@ -117,7 +117,7 @@ int store_generations_get(struct store *s, long long run_id, json_t **ret, struc
 
 /*
  * The longest wall time (ms) any stored evaluation of source/task on platform took, whatever
- * the candidate or harness: NAN when there is none. Orders checking jobs (cmd_eval.c).
+ * the candidate or harness: NAN when there is none. Orders checking jobs (eval.c).
  */
 int store_task_wall_ms(struct store *s, const char *source, const char *task,
 		       const char *platform, double *ret_ms, struct strbuf *err) KGB_WUR;
@@ -187,6 +187,43 @@ struct store_progress {
  * -ENOENT when there is no such file.
  */
 int store_progress(const char *path, struct store_progress *ret, struct strbuf *err) KGB_WUR;
+/*
+ * The row of run run_id: its start time, command line and harness label (owned; each may be
+ * NULL). 0, -ENOENT when there is no such run, or a negative errno.
+ */
+int store_run_row(struct store *s, long long run_id, char **ret_started_at, char **ret_command,
+		  char **ret_harness, struct strbuf *err) KGB_WUR;
+
+/* A first-round request of a generation run (round 0 of stage "generate": what Pass@k is over). */
+struct store_attempt {
+	char *task, *source, *outcome, *error; /* owned; error may be NULL */
+	char *eval_key; /* owned; NULL when the reply had no code */
+	long long sample;
+};
+/* Those of run_id, by source, task and sample, into *ret (owned: store_attempts_free()). */
+int store_first_attempts(struct store *s, long long run_id, struct store_attempt **ret,
+			 size_t *ret_nr, struct strbuf *err) KGB_WUR;
+void store_attempts_free(struct store_attempt *v, size_t n);
+
+/* A generation run's totals over every request. */
+struct store_gen_totals {
+	long long tokens;     /* prompt + completion; -1 when the run has no requests */
+	double cost_usd;      /* NAN unless every request has a cost */
+	double time_ms;	      /* model latency + evaluation; NAN when none */
+	size_t tasks, solved; /* tasks, and tasks with a passing request (any round) */
+	char *model, *track;  /* owned; NULL when none */
+};
+int store_generation_totals(struct store *s, long long run_id, struct store_gen_totals *ret,
+			    struct strbuf *err) KGB_WUR;
+
+/*
+ * Every stored case of evaluation `key` in case order, as objects named by the cases table's
+ * columns (case_id, entry, axes, timed, verdict, max_abs_err, tol_use, atol, rtol,
+ * time_base_ms, time_cand_ms, speedup, detail); a real that is not finite and text that is
+ * not UTF-8 are null.
+ */
+int store_eval_cases(struct store *s, const char *key, json_t **ret, struct strbuf *err) KGB_WUR;
+
 /*
  * Switches the store from WAL to SQLite's rollback journal, for a file on a network filesystem
  * that processes on other hosts read while this one writes (WAL's shared memory is per host).

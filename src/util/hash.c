@@ -42,11 +42,16 @@ void hash_hex(struct hash *h, char out[HASH_HEX_LEN + 1])
 
 int hash_update_file(struct hash *h, const char *path, const char *name)
 {
+	return hash_update_file_capped(h, path, name, 0);
+}
+
+int hash_update_file_capped(struct hash *h, const char *path, const char *name, size_t max_bytes)
+{
 	struct strbuf sb = STRBUF_INIT;
 	char size[32];
 	int r;
 
-	r = strbuf_read_file(&sb, path, 0);
+	r = strbuf_read_file(&sb, path, max_bytes);
 	if (r < 0)
 		return r;
 	snprintf(size, sizeof(size), "%zu", sb.len);

@@ -24,6 +24,9 @@ void hash_update_str(struct hash *h, const char *s);
 void hash_hex(struct hash *h, char out[HASH_HEX_LEN + 1]);
 /* Adds "<name>\0<size>\0<bytes>" of a file; -errno if it cannot be read. */
 int hash_update_file(struct hash *h, const char *path, const char *name) KGB_WUR;
+/* hash_update_file() of a file of at most max_bytes (0: any size): else -E2BIG. */
+int hash_update_file_capped(struct hash *h, const char *path, const char *name,
+			    size_t max_bytes) KGB_WUR;
 /* 64-bit mixing for seeds (splitmix64 finaliser). */
 unsigned long long hash_mix64(unsigned long long x);
 /* FNV-1a over a string, for seed derivation from names. */

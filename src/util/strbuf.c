@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "xalloc.h"
@@ -116,13 +117,27 @@ int strbuf_add_capped(struct strbuf *sb, const void *data, size_t len)
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max_bytes)
 {
 	char tmp[8192];
+	struct stat st;
 	int fd, r = 0;
 	ssize_t n;
 
 	strbuf_reset(sb);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below). */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode))
+		r = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	if (max_bytes && (size_t)st.st_size > max_bytes) {
+		close(fd);
+		return -E2BIG;
+	}
 	for (;;) {
 		n = read(fd, tmp, sizeof(tmp));
 		if (n < 0) {

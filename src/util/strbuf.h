@@ -38,7 +38,11 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) KGB_PRINTF(2, 3);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Appends unless that would take len past sb->cap (when set): then -E2BIG, sb unchanged. */
 int strbuf_add_capped(struct strbuf *sb, const void *data, size_t len) KGB_WUR;
-/* Replaces the contents with the whole file at `path`; -errno on failure (sb then empty). */
+/*
+ * Replaces the contents with the whole file at `path`; -errno on failure (sb then empty):
+ * -EINVAL for what is not a regular file (a FIFO, a device: never waited on), -EISDIR for a
+ * directory, -E2BIG past max_bytes (0: no cap).
+ */
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max_bytes) KGB_WUR;
 void strbuf_trim_trailing(struct strbuf *sb);
 

@@ -71,4 +71,19 @@ test_expect_success 'a platform that does not start is not the candidate'"'"'s v
 		--store "$TMP/env.db" --json >"$TMP/o2" &&
 	test "$(json_eval "$TMP/o2" "recs[0][\"verdict\"] == \"pass\" and recs[-1][\"evaluated\"] == 1")" = True
 '
+# A FIFO waits for a writer that never comes, and a huge file costs memory: a candidate or a
+# task.json that is not a regular file, or a candidate over 1 MiB, is refused with its reason.
+test_expect_success 'a FIFO or an oversized file as candidate or task.json: refused, never waited on' '
+	mkdir -p "$TMP/ff/scale" && mkfifo "$TMP/ff/scale/fifo.py" &&
+	head -c 1100000 /dev/zero | tr "\0" "#" >"$TMP/ff/scale/big.py" &&
+	timeout 120 "$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter --task scale \
+		--solutions "$TMP/ff" --store "$TMP/ff.db" >/dev/null 2>"$TMP/e" &&
+	grep -q "fifo.py.: not a regular file, skipping" "$TMP/e" &&
+	grep -q "big.py.: larger than 1 MiB, skipping" "$TMP/e" &&
+	mkdir -p "$TMP/fcat/aten" && cp -r "$FIXTURES/tasks/aten/scale" "$TMP/fcat/aten/" &&
+	rm "$TMP/fcat/aten/scale/task.json" && mkfifo "$TMP/fcat/aten/scale/task.json" &&
+	expect_status 1 timeout 60 "$KGB" --tasks "$TMP/fcat" lint >"$TMP/o" 2>&1 &&
+	grep -q "task.json: cannot read: not a regular file" "$TMP/o"
+'
+
 test_done

@@ -69,4 +69,47 @@ test_expect_success 'each source says what its speedups are against (vLLM: our r
 	json_eval "$TMP/b.json" "recs[-1][\"by_source\"][\"vllm\"][\"baseline\"]" | grep -q "not vLLM" &&
 	test "$(json_eval "$TMP/b.json" "\",\".join(sorted(r[\"baseline\"][:3] for r in recs[:-1]))")" = "ATe,ATe,ATe,ATe,the"
 '
+# A store another tool wrote (or edited by hand): kgb's NOT NULL columns without the
+# constraint, NULLs in them, and bytes that are not UTF-8 (a candidate's file name is enough
+# for those). Every reader shows them, escaped or as "?", and none crashes.
+cat >"$TMP/odd.sql" <<'SQL'
+CREATE TABLE e2 AS SELECT * FROM evaluations; DROP TABLE evaluations;
+ALTER TABLE e2 RENAME TO evaluations;
+UPDATE evaluations SET verdict = NULL, task = NULL, source = CAST(X'ff41' AS TEXT),
+	detail = CAST(X'c328' AS TEXT);
+CREATE TABLE r2 AS SELECT * FROM run_evals; DROP TABLE run_evals;
+ALTER TABLE r2 RENAME TO run_evals; UPDATE run_evals SET sample = CAST(X'e282' AS TEXT);
+SQL
+test_expect_success 'a store with NULL and non-UTF-8 text: report, export and compare read it' '
+	cp "$KGB_STORE" "$TMP/odd.db" && sqlite3 "$TMP/odd.db" <"$TMP/odd.sql" &&
+	"$KGB" report --store "$TMP/odd.db" >"$TMP/odd.txt" &&
+	grep -qF "\xffA/? " "$TMP/odd.txt" && grep -qF "\xe2\x82" "$TMP/odd.txt" &&
+	"$KGB" report --json --store "$TMP/odd.db" >"$TMP/odd.json" &&
+	test "$(json_eval "$TMP/odd.json" "recs[0][\"verdict\"] == \"?\" and \"xe2\" in recs[0][\"sample\"]")" = True &&
+	! grep -q "(null)" "$TMP/odd.json" &&
+	"$KGB" report -o "$TMP/odd.html" --store "$TMP/odd.db" &&
+	"$KGB" export --format csv --store "$TMP/odd.db" >"$TMP/odd.csv" &&
+	"$KGB" export --format jsonl --store "$TMP/odd.db" >"$TMP/odd.jsonl" &&
+	test "$(json_eval "$TMP/odd.jsonl" "recs[0][\"task\"] == \"?\" and \"xff\" in recs[0][\"source\"]")" = True &&
+	"$KGB" compare "$TMP/odd.db" "$KGB_STORE" >/dev/null &&
+	"$KGB" compare --json "$TMP/odd.db" "$KGB_STORE" >/dev/null
+'
+
+# Another application's SQLite file given as a store: refused with exit 3, and left exactly as
+# it was (kgb once switched it to WAL and added its tables); a missing store is not created.
+test_expect_success 'a database that is not kgb'"'"'s is refused untouched; readers create nothing' '
+	sqlite3 "$TMP/theirs.db" "CREATE TABLE notes(x TEXT); INSERT INTO notes VALUES (1);" &&
+	cp "$TMP/theirs.db" "$TMP/theirs0.db" &&
+	expect_status 3 "$KGB" report --store "$TMP/theirs.db" 2>"$TMP/e" &&
+	grep -q "theirs.db. is not a kgb store" "$TMP/e" &&
+	expect_status 3 "$KGB" export --format csv --store "$TMP/theirs.db" 2>/dev/null &&
+	expect_status 3 "$KGB" compare "$TMP/theirs.db" "$KGB_STORE" 2>/dev/null &&
+	expect_status 3 "$KGB" merge "$TMP/theirs.db" "$KGB_STORE" 2>/dev/null &&
+	expect_status 3 ev --store "$TMP/theirs.db" 2>/dev/null &&
+	cmp "$TMP/theirs.db" "$TMP/theirs0.db" &&
+	test "$(sqlite3 "$TMP/theirs.db" "pragma journal_mode")" = delete &&
+	expect_status 3 "$KGB" compare "$TMP/missing.db" "$KGB_STORE" 2>"$TMP/e" &&
+	grep -q "cannot read store .*missing.db" "$TMP/e" && test ! -e "$TMP/missing.db"
+'
+
 test_done

@@ -98,6 +98,16 @@ test_expect_success 'a stream cut off before its end marker is retried' '
 	test "$(grep -c "" "$TMP/cut.log")" = 2
 '
 
+# The candidate's file on a full disk (a link to /dev/full: the write is buffered, so the
+# failure shows in fclose, which once freed the FILE twice and aborted).
+export KGB_STORE=$TMP/full.db
+test_expect_success 'a candidate that cannot be written (full disk) is an error, not an abort' '
+	for r in r0 r1; do mkdir -p "$TMP/full/$r/scale" && ln -s /dev/full "$TMP/full/$r/scale/s0.py" &&
+		ln -s /dev/full "$TMP/full/$r/scale/s1.py" || return 1; done &&
+	expect_status 4 gen --task scale --base-url "$URL/v1" --model m --out "$TMP/full" 2>"$TMP/e" &&
+	grep -q "cannot write .*scale/s[01].py.: No space left on device" "$TMP/e"
+'
+
 script bad '[{"match": "implement `scale`", "replies": [
 	{"text": "I would rather not."}, {"refusal": "I cannot help with that."},
 	{"text": "Let me think about", "finish": "length"}, {"text": "```python\ndef scale(x):\n    return", "finish": "length"},

@@ -1,0 +1,162 @@
+/*
+ * t-store-read.c - the store's readers for reports (store.h): a run's row, an evaluation's
+ * cases as JSON, a generation run's first-round attempts and totals. Every SQL statement is
+ * the store's; report_runs.c reads through these.
+ */
+#include "unit.h"
+
+#include "store.h"
+
+static struct store *open_store(const char *dir, char **ret_path)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store *s = NULL;
+
+	*ret_path = path_join(dir, "s.db");
+	if (store_open(*ret_path, &s, &err) < 0)
+		fail_msg("store_open: %s", err.buf);
+	strbuf_release(&err);
+	return s;
+}
+
+static void test_run_row_and_cases(void **state)
+{
+	struct unit_fx *fx = *state;
+	struct strbuf err = STRBUF_INIT;
+	char *path, *started = NULL, *command = NULL, *harness = NULL;
+	struct store *s = open_store(fx->root, &path);
+	struct store_eval e = {0};
+	json_t *cases = unit_json("[{'entry': 'f', 'axes': {'n': 1}, 'timed': true, 'atol': 0.001,"
+				  "  'rtol': 0.002, 'result': {'verdict': 'pass', 'max_abs_err': 0.5,"
+				  "  'speedup': 2.0}},"
+				  " {'entry': 'g', 'axes': {'n': 2}, 'result': {'verdict': 'mismatch'}}]");
+	json_t *got = NULL, *c0, *c1;
+	long long run;
+
+	assert_int_equal(store_run_begin(s, "interpreter", "h1", "kgb eval x", "{}", &run, &err), 0);
+	memset(e.key, 'k', HASH_HEX_LEN);
+	e.task = "add";
+	e.source = "aten";
+	e.task_version = "v1";
+	e.candidate_hash = "c";
+	e.sample = "shipped";
+	e.platform = "interpreter";
+	e.harness = "h1";
+	e.verdict = "mismatch";
+	e.cases_total = 2;
+	e.speedup = e.max_tol_use = e.import_ms = e.wall_ms = NAN;
+	assert_int_equal(store_eval_put(s, run, &e, cases, &err), 0);
+
+	assert_int_equal(store_run_row(s, run, &started, &command, &harness, &err), 0);
+	assert_non_null(started);
+	assert_string_equal(command, "kgb eval x");
+	assert_string_equal(harness, "h1");
+	assert_int_equal(store_run_row(s, run + 1, &started, &command, &harness, &err), -ENOENT);
+
+	assert_int_equal(store_eval_cases(s, e.key, &got, &err), 0);
+	assert_int_equal(json_array_size(got), 2);
+	c0 = json_array_get(got, 0);
+	c1 = json_array_get(got, 1);
+	assert_int_equal(json_integer_value(json_object_get(c0, "case_id")), 0);
+	assert_string_equal(json_string_value(json_object_get(c0, "entry")), "f");
+	assert_int_equal(json_integer_value(json_object_get(c0, "timed")), 1);
+	assert_true(json_real_value(json_object_get(c0, "max_abs_err")) == 0.5);
+	assert_true(json_real_value(json_object_get(c0, "speedup")) == 2.0);
+	assert_true(json_real_value(json_object_get(c0, "rtol")) == 0.002);
+	assert_string_equal(json_string_value(json_object_get(c1, "verdict")), "mismatch");
+	/* Not stored (NULL in the table): null, never a made-up number. */
+	assert_true(json_is_null(json_object_get(c1, "speedup")));
+	assert_true(json_is_null(json_object_get(c1, "max_abs_err")));
+	json_decref(got);
+	got = NULL;
+	assert_int_equal(store_eval_cases(s, "nosuchkey", &got, &err), 0);
+	assert_int_equal(json_array_size(got), 0);
+
+	json_decref(got);
+	json_decref(cases);
+	free(started);
+	free(command);
+	free(harness);
+	store_free(s);
+	free(path);
+	strbuf_release(&err);
+}
+
+static void test_generation(void **state)
+{
+	struct unit_fx *fx = *state;
+	struct strbuf err = STRBUF_INIT;
+	char *path;
+	struct store *s = open_store(fx->root, &path);
+	struct store_attempt *a = NULL;
+	struct store_gen_totals tot;
+	size_t n = 0;
+	long long run;
+	/* Two tasks; b's sample 1 fails round 0 and passes round 1 (not a first attempt). */
+	const char *rows[] = {
+		"{'task': 'b', 'source': 'aten', 'sample': 1, 'round': 0, 'stage': 'generate',"
+		" 'model': 'm', 'track': 'sample', 'outcome': 'mismatch', 'prompt_tokens': 10,"
+		" 'completion_tokens': 5, 'cost_usd': 0.5, 'latency_ms': 100, 'eval_ms': 50,"
+		" 'eval_key': 'kb1'}",
+		"{'task': 'b', 'source': 'aten', 'sample': 1, 'round': 1, 'stage': 'generate',"
+		" 'model': 'm', 'track': 'sample', 'outcome': 'pass', 'prompt_tokens': 20,"
+		" 'completion_tokens': 5, 'cost_usd': 0.25, 'latency_ms': 10, 'eval_ms': 40}",
+		"{'task': 'a', 'source': 'aten', 'sample': 0, 'round': 0, 'stage': 'generate',"
+		" 'model': 'm', 'track': 'sample', 'outcome': 'no_code', 'error': 'no fence',"
+		" 'prompt_tokens': 1, 'completion_tokens': 1, 'cost_usd': 0.25}",
+	};
+
+	assert_int_equal(store_run_begin(s, "interpreter", "generate", "kgb generate", "{}", &run,
+					 &err), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		json_t *row = unit_json(rows[i]);
+
+		assert_int_equal(store_generation_put(s, run, row, &err), 0);
+		json_decref(row);
+	}
+	assert_int_equal(store_first_attempts(s, run, &a, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(a[0].task, "a"); /* by source, task, sample */
+	assert_string_equal(a[0].outcome, "no_code");
+	assert_string_equal(a[0].error, "no fence");
+	assert_null(a[0].eval_key);
+	assert_string_equal(a[1].task, "b");
+	assert_int_equal(a[1].sample, 1);
+	assert_string_equal(a[1].eval_key, "kb1");
+	store_attempts_free(a, n);
+
+	assert_int_equal(store_generation_totals(s, run, &tot, &err), 0);
+	assert_int_equal(tot.tokens, 42);
+	assert_true(tot.cost_usd == 1.0);
+	assert_true(tot.time_ms == 200.0);
+	assert_int_equal(tot.tasks, 2);
+	assert_int_equal(tot.solved, 1);
+	assert_string_equal(tot.model, "m");
+	assert_string_equal(tot.track, "sample");
+	free(tot.model);
+	free(tot.track);
+
+	/* One request without a cost: the run's cost is unknown, not the sum of the others. */
+	{
+		json_t *row = unit_json("{'task': 'c', 'source': 'aten', 'sample': 0, 'round': 0,"
+					" 'stage': 'generate', 'track': 'sample', 'outcome': 'pass'}");
+
+		assert_int_equal(store_generation_put(s, run, row, &err), 0);
+		json_decref(row);
+	}
+	assert_int_equal(store_generation_totals(s, run, &tot, &err), 0);
+	assert_true(isnan(tot.cost_usd));
+	assert_int_equal(tot.solved, 2);
+	free(tot.model);
+	free(tot.track);
+	store_free(s);
+	free(path);
+	strbuf_release(&err);
+}
+
+static const struct CMUnitTest tests[] = {
+	unit_test_fx(test_run_row_and_cases),
+	unit_test_fx(test_generation),
+};
+
+UNIT_MAIN(tests)
