@@ -6,7 +6,7 @@
  * phase and, on a timing platform, the timing phase (DESIGN §5, docs/architecture.md), and
  * commits each candidate to the store as it ends. It prints errors as "kgb <cmd>: ...", never
  * a table: the caller reads the run back from the store (report.h) with what eval_outcome
- * names. Commands that evaluate (eval, the Slurm shards) fill an eval_opts and call it; what
+ * names. Commands that evaluate (eval and its Slurm shards, generate) fill an eval_opts and call it; what
  * they print per candidate comes through eval_hooks.
  */
 #ifndef KGB_EVAL_H
@@ -60,7 +60,6 @@ struct eval_opts {
 struct eval_event {
 	bool timing_phase; /* the timing phase's result */
 	bool checked_only; /* checked and held for the timing phase: nothing stored yet */
-	bool env_error;	   /* not evaluated: the platform failed (nothing stored) */
 	size_t done, total; /* progress within the phase */
 	double elapsed_s;   /* since the phase's jobs started */
 	const struct task *task;
