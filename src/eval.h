@@ -6,8 +6,8 @@
  * phase and, on a timing platform, the timing phase (DESIGN §5, docs/architecture.md), and
  * commits each candidate to the store as it ends. It prints errors as "kgb <cmd>: ...", never
  * a table: the caller reads the run back from the store (report.h) with what eval_outcome
- * names. Commands that evaluate (eval and its Slurm shards, generate) fill an eval_opts and call it; what
- * they print per candidate comes through eval_hooks.
+ * names. Commands that evaluate (eval and its Slurm shards, generate) fill an eval_opts and
+ * call it; what they print per candidate comes through eval_hooks.
  */
 #ifndef KGB_EVAL_H
 #define KGB_EVAL_H
