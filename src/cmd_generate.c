@@ -220,9 +220,10 @@ static int parse_args(int argc, char **argv, struct generate_args *a)
 			a->g.llm.concurrency = (unsigned)v;
 			break;
 		case OPT_REQUEST_TIMEOUT:
-			if (parse_double(optarg, &d) < 0 || !(d > 0))
+			/* curl counts whole milliseconds in a long, and 0 means no timeout there. */
+			if (parse_double(optarg, &d) < 0 || !(d >= 0.001 && d <= 1e6))
 				return kgb_usage_error("generate", "--request-timeout: expected seconds "
-						   "> 0");
+						   "from 0.001 to 1000000, got '%s'", optarg);
 			a->g.llm.timeout_s = d;
 			break;
 		case OPT_RETRIES:

@@ -220,6 +220,10 @@ test_expect_success 'bad input: clear errors, nothing stored' '
 	expect_status 2 gen --base-url x 2>"$TMP/e" && grep -q "model and --base-url are required" "$TMP/e" &&
 	expect_status 2 gen --base-url x --model m --budget-usd 1 2>"$TMP/e" && grep -q "needs --prices" "$TMP/e" &&
 	expect_status 2 gen --track external 2>"$TMP/e" && grep -q "needs --agent-cmd" "$TMP/e" &&
+	for t in 0.0004 1e300 0 -1 nan; do
+		expect_status 2 gen --base-url x --model m --request-timeout $t 2>"$TMP/e" &&
+		grep -q "request-timeout: expected seconds from 0.001 to 1000000" "$TMP/e" || return 1
+	done &&
 	printf "{\"m\": {\"input\": 1,}}" >"$TMP/badprices.json" &&
 	expect_status 3 gen --base-url x --model m --prices "$TMP/badprices.json" 2>"$TMP/e" &&
 	grep -q "badprices.json:1:" "$TMP/e" &&
