@@ -10,7 +10,8 @@
 #     socket, connect and bind; and, from the probe itself, the /dev nodes and sockets it
 #     holds open (/proc/self/fd, /proc/self/maps);
 #  3. the probe under the whole sandbox (`kgb sandbox-exec --platform cuda`), with each new
-#     facility left out in turn (KGB_SANDBOX_SKIP), and with all six left out;
+#     facility left out in turn (KGB_SANDBOX_SKIP), and with all six left out; then traced
+#     under unix_sockets (each AF_UNIX socket(), connect() and bind() and its result);
 #  4. a memfd of 1 GiB under --memory 512 (the memory cgroup's OOM kill, where there is one);
 #  5. `kgb eval` of one task on cuda: its summary's "sandbox" object says what applied after
 #     kgb's own CUDA probe (which leaves out what CUDA does not start with).
@@ -84,17 +85,41 @@ cat >"$out/opentrace.c" <<'C'
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
-static void note(const char *what, const char *path)
+#include <errno.h>
+/* OPENTRACE=stderr: the lines go to fd 2 (in the sandbox, where no file outside is written). */
+static void line(const char *fmt, const char *a, const char *b, int r)
 {
 	const char *f = getenv("OPENTRACE");
 	FILE *o;
 
-	if (!f || !path || strncmp(path, "/dev/", 5))
+	if (!f)
 		return;
-	if ((o = fopen(f, "a"))) {
-		fprintf(o, "%s %s\n", what, path);
+	if (!strcmp(f, "stderr"))
+		dprintf(2, fmt, a, b, r);
+	else if ((o = fopen(f, "a"))) {
+		fprintf(o, fmt, a, b, r);
 		fclose(o);
 	}
+}
+static void note(const char *what, const char *path)
+{
+	if (path && !strncmp(path, "/dev/", 5))
+		line("%s %s\n", what, path, 0);
+}
+int socket(int domain, int type, int proto)
+{
+	static int (*real)(int, int, int);
+	int r, e;
+	char t[32];
+	if (!real)
+		real = dlsym(RTLD_NEXT, "socket");
+	r = real(domain, type, proto);
+	e = errno;
+	snprintf(t, sizeof(t), "type %d", type & 0xf);
+	if (domain == AF_UNIX)
+		line("socket unix %s%s -> %d\n", t, "", r < 0 ? -e : 0);
+	errno = e;
+	return r;
 }
 #define OPENER(name, ...) \
 	int name(__VA_ARGS__, int flags, ...) \
@@ -117,7 +142,7 @@ OPENER(open64, const char *p)
 #define ARGS real(d, p, flags, mode)
 OPENER(openat, int d, const char *p)
 OPENER(openat64, int d, const char *p)
-static void sock(const char *what, const struct sockaddr *a, socklen_t n)
+static void sock(const char *what, const struct sockaddr *a, socklen_t n, int r)
 {
 	char buf[sizeof(((struct sockaddr_un *)0)->sun_path) + 2] = "@";
 	const struct sockaddr_un *u = (const void *)a;
@@ -128,31 +153,23 @@ static void sock(const char *what, const struct sockaddr *a, socklen_t n)
 		snprintf(buf, sizeof(buf), "%s", u->sun_path);
 	else
 		snprintf(buf + 1, sizeof(buf) - 1, "%.*s", (int)(n - sizeof(sa_family_t) - 1), u->sun_path + 1);
-	{
-		const char *f = getenv("OPENTRACE");
-		FILE *o = f ? fopen(f, "a") : NULL;
-		if (o) {
-			fprintf(o, "%s unix:%s\n", what, buf);
-			fclose(o);
-		}
+	line("%s unix:%s -> %d\n", what, buf, r);
+}
+#define SOCKCALL(name) \
+	int name(int fd, const struct sockaddr *a, socklen_t n) \
+	{ \
+		static int (*real)(int, const struct sockaddr *, socklen_t); \
+		int r, e; \
+		if (!real) \
+			real = dlsym(RTLD_NEXT, #name); \
+		r = real(fd, a, n); \
+		e = errno; \
+		sock(#name, a, n, r < 0 ? -e : 0); \
+		errno = e; \
+		return r; \
 	}
-}
-int connect(int fd, const struct sockaddr *a, socklen_t n)
-{
-	static int (*real)(int, const struct sockaddr *, socklen_t);
-	if (!real)
-		real = dlsym(RTLD_NEXT, "connect");
-	sock("connect", a, n);
-	return real(fd, a, n);
-}
-int bind(int fd, const struct sockaddr *a, socklen_t n)
-{
-	static int (*real)(int, const struct sockaddr *, socklen_t);
-	if (!real)
-		real = dlsym(RTLD_NEXT, "bind");
-	sock("bind", a, n);
-	return real(fd, a, n);
-}
+SOCKCALL(connect)
+SOCKCALL(bind)
 C
 echo "== the probe without the sandbox" >>"$log"
 if command -v strace >/dev/null; then
@@ -171,7 +188,7 @@ elif cc -shared -fPIC -O1 -o "$out/opentrace.so" "$out/opentrace.c" -ldl 2>>"$lo
 		TRITON_CACHE_DIR="$out/triton-plain" "$py" -c "$launch" "$probe") >>"$log" 2>&1
 	echo "-- /dev paths opened, Unix sockets connected or bound (LD_PRELOAD shim, libc calls):" >>"$log"
 	sort "$out/opens.txt" 2>/dev/null | uniq -c >>"$log"
-	rm -rf "$out/triton-plain" "$out/opentrace.so"
+	rm -rf "$out/triton-plain"
 else
 	(cd "$out" && TRITON_CACHE_DIR="$out/triton-plain" "$py" -c "$launch" "$probe") >>"$log" 2>&1
 	rm -rf "$out/triton-plain"
@@ -192,6 +209,15 @@ for f in min_dev memcg unix_sockets hidden_paths clean_env cache_cap; do
 	try "skip $f" "$f"
 done
 try "skip all six" "min_dev,memcg,unix_sockets,hidden_paths,clean_env,cache_cap"
+# unix_sockets applied, with the shim's lines on stderr: which socket call fails, if one does
+# (clean_env and hidden_paths left out so that LD_PRELOAD and the shim's path reach Python).
+if [ -f "$out/opentrace.so" ]; then
+	echo "== the probe in the sandbox, traced (clean_env, hidden_paths left out)" >>"$log"
+	LD_PRELOAD="$out/opentrace.so" OPENTRACE=stderr KGB_SANDBOX_SKIP=clean_env,hidden_paths \
+		build/kgb sandbox-exec --platform cuda --timeout 300 -- "$py" -c "$launch" "$probe" \
+		2>&1 | grep -E 'unix|^ok|rror' | sort | uniq -c | head -40 >>"$log"
+	rm -f "$out/opentrace.so"
+fi
 
 echo "== a 1 GiB memfd under --memory 512 (memory cgroup)" >>"$log"
 r=$(build/kgb sandbox-exec --platform cuda --memory 512 -- "$py" -c '

@@ -272,12 +272,16 @@ fail:
  * The unix_sockets filter. A Unix socket reaches a listener of the host through its path in
  * the file system (the network namespace covers only abstract names), and a read-only mount
  * does not stop connect(): only write permission on the socket inode counts. A filter cannot
- * read the address connect() is given, so nothing is reached at all: connect() and bind() fail
- * with EPERM for every socket (the main filter lets only AF_UNIX ones exist), and so do
- * datagram sockets (SOCK_DGRAM, and SOCK_RAW, which Unix sockets treat as one), whose
- * sendto()/sendmsg() take a destination path without connect(). What is left, socketpair()s
- * of streams and sequenced packets, connects nothing outside the worker. Python, torch,
- * Triton and CUDA need none of it as far as known (bench/sandbox-contain.sh checks on a GPU).
+ * read the address connect() is given, so nothing is reached at all: connect() fails for every
+ * socket (the main filter lets only AF_UNIX ones exist) with ENOENT, what a socket path that
+ * is not there gives, because CUDA asks for the MPS daemon's socket and takes it as absent;
+ * and so do datagram sockets (SOCK_DGRAM, and SOCK_RAW, which Unix sockets treat as one),
+ * whose sendto()/sendmsg() take a destination path without connect(). bind() stays: CUDA
+ * binds an abstract name of its own (bench/results/h200-2026-12-06), which only the worker's
+ * network namespace sees, and a path can only be bound where the worker may write, its
+ * scratch; with connect() refused in every worker, nothing reaches either listener. What is
+ * left, socketpair()s and listeners of streams and sequenced packets, connects nothing
+ * outside the worker (bench/sandbox-contain.sh checks that CUDA starts under it).
  */
 static int seccomp_build_unix(struct sandbox *box)
 {
@@ -293,11 +297,7 @@ static int seccomp_build_unix(struct sandbox *box)
 	if (r < 0)
 		goto fail;
 	what = "connect";
-	r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(connect), 0);
-	if (r < 0)
-		goto fail;
-	what = "bind";
-	r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(bind), 0);
+	r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOENT), SCMP_SYS(connect), 0);
 	if (r < 0)
 		goto fail;
 	/* sendto() with a destination: no datagram socket exists to use it; refused all the same. */
