@@ -35,7 +35,7 @@ SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-
 
 LIB_SRCS := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard src/util/*.c)
 MAIN_SRC := src/main.c
-HDRS := $(wildcard src/*.h src/util/*.h)
+HDRS := $(wildcard src/*.h src/*.def src/util/*.h)
 UNIT_TESTS := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/t-*.c))
 
 build/kgb: $(LIB_SRCS) $(MAIN_SRC) $(HDRS)
@@ -58,6 +58,11 @@ build/kgb-san: $(SAN_OBJS) $(MAIN_SRC) $(HDRS)
 build/unit/%: tests/unit/%.c tests/unit/unit.h $(SAN_OBJS) $(HDRS)
 	@mkdir -p build/unit
 	$(CC) $(ALL_CFLAGS) $(SAN_FLAGS) -iquote tests/unit -o $@ $< $(SAN_OBJS) $(PKG_LIBS) $$(pkg-config --libs cmocka)
+
+# The Python runtime's copy of the verdict table (src/verdicts.def); committed, and
+# tests/cli/t0003-verdicts.sh fails when it is not current.
+runtime/verdicts.py: src/verdicts.def scripts/gen-verdicts.sh
+	scripts/gen-verdicts.sh >$@.tmp && mv $@.tmp $@
 
 .PHONY: setup run run-all check check-full check-unit check-runtime check-cli check-fuzz fuzz-build format clean
 
@@ -96,7 +101,7 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 10
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_HARNESSES := $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(wildcard tests/fuzz/fuzz-*.c))
-FUZZ_SRCS := $(addprefix src/,catalog.c cases.c cover.c expr.c extract.c llm.c proto.c tolerance.c) \
+FUZZ_SRCS := $(addprefix src/,catalog.c cases.c cover.c expr.c extract.c llm.c proto.c tolerance.c verdict.c) \
 	$(wildcard src/util/*.c)
 FUZZ_OBJS := $(patsubst src/%.c,build/fuzz/obj/%.o,$(FUZZ_SRCS))
 

@@ -21,6 +21,7 @@
 #include "store.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
+#include "verdict.h"
 
 #define COMPARE_MAX_RUNS 16
 
@@ -108,7 +109,7 @@ static void cell(const struct store_eval *e, char *out, size_t n)
 {
 	if (!e)
 		snprintf(out, n, "-");
-	else if (!strcmp(e->verdict, "pass") && isfinite(e->speedup))
+	else if (verdict_is_pass(e->verdict) && isfinite(e->speedup))
 		snprintf(out, n, "pass %.2fx", e->speedup);
 	else
 		snprintf(out, n, "%s", e->verdict);
@@ -312,15 +313,15 @@ int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx)
 		double *sp = xcalloc(cols[0].nr + 1, sizeof(double));
 
 		for (size_t i = 0; i < cols[k].nr; i++)
-			pass += !strcmp(cols[k].evals[i].verdict, "pass");
+			pass += verdict_is_pass(cols[k].evals[i].verdict);
 		for (size_t i = 0; i < cols[0].nr; i++) {
 			const struct store_eval *r0 = &cols[0].evals[i];
 			const struct store_eval *x = find(&cols[k], r0->source, r0->task);
 
-			if (!x || strcmp(r0->verdict, "pass"))
+			if (!x || !verdict_is_pass(r0->verdict))
 				continue;
 			ref_pass++;
-			if (!strcmp(x->verdict, "pass")) {
+			if (verdict_is_pass(x->verdict)) {
 				both++;
 				if (isfinite(x->speedup) && isfinite(r0->speedup) && r0->speedup > 0)
 					sp[nsp++] = x->speedup / r0->speedup;

@@ -18,6 +18,7 @@
 #include "platform.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
+#include "verdict.h"
 
 static void usage(void)
 {
@@ -31,7 +32,9 @@ static void usage(void)
 	       "  --deep         also run each task's shipped solution, the validity check of its\n"
 	       "                 reference, and every mutant (docs/task-format.md, \"Validity\");\n"
 	       "                 prints the mutant kill table\n"
-	       "  --platform P   platform of --deep (default interpreter)\n"
+	       "  --platform P   platform of --deep: a profile (kgb platforms) or a runtime, whose\n"
+	       "                 default profile it means (default interpreter); its cases and\n"
+	       "                 tolerances are eval's there, a task with none is not checked\n"
 	       "  -j, --jobs N   worker slots for --deep (default: CPU cores)\n"
 	       "  --timeout SEC  per job of --deep (default 300)\n"
 	       "  --json         one {\"schema\": \"kgb.lint.v1\", \"finding\": ...} object per problem,\n"
@@ -59,6 +62,25 @@ static void report_deep(bool json, struct deep_result *res, size_t nr, struct st
 		char name[96], valid[48];
 
 		snprintf(name, sizeof(name), "%s/%s", t->source, t->op);
+		/* No case of it runs on this platform (profile_apply): not checked, not a finding. */
+		if (verdict_is(r->base_verdict, VERDICT_SKIPPED)) {
+			if (json) {
+				json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "schema",
+						      "kgb.lint.deep.v1", "task", t->op, "source",
+						      t->source, "base", r->base_verdict, "why",
+						      r->base_detail.buf);
+				char *line = json_dumps(o, JSON_COMPACT);
+
+				printf("%s\n", line);
+				free(line);
+				json_decref(o);
+			} else {
+				printf("%-28s %-8s not checked on this platform: %s\n", name,
+				       r->base_verdict, r->base_detail.buf);
+			}
+			json_decref(mut);
+			continue;
+		}
 		snprintf(valid, sizeof(valid), "%lld/%lld/%lld", r->valid_pass, r->valid_degenerate,
 			 r->valid_skipped);
 		if (!json)
@@ -81,7 +103,7 @@ static void report_deep(bool json, struct deep_result *res, size_t nr, struct st
 		}
 		if (!json)
 			printf("  %zu/%zu\n", killed, applicable);
-		if (strcmp(r->base_verdict, "pass"))
+		if (!verdict_is_pass(r->base_verdict))
 			strbuf_addf(errs, "%s: the shipped solution does not pass: %s: %s\n", t->dir,
 				    r->base_verdict, r->base_detail.buf);
 		if (deep_validity_failed(r) && !task_exemption(t, "validity"))
@@ -134,7 +156,9 @@ int cmd_lint(int argc, char **argv, struct kgb_ctx *ctx)
 	};
 	struct strbuf errs = STRBUF_INIT;
 	struct catalog *cat = NULL;
-	struct deep_opts dopts = {.platform = "interpreter", .timeout_s = 300};
+	struct deep_opts dopts = {.timeout_s = 300};
+	struct profile_set profiles = {0};
+	const char *platform = "interpreter"; /* a profile or a runtime name */
 	const struct task **selected = NULL;
 	size_t nr_selected = 0;
 	bool json = false, deep = false;
@@ -151,9 +175,7 @@ int cmd_lint(int argc, char **argv, struct kgb_ctx *ctx)
 			deep = true;
 			break;
 		case OPT_PLATFORM:
-			if (!platform_is_known(optarg))
-				return kgb_usage_error("lint", "unknown platform '%s'", optarg);
-			dopts.platform = optarg;
+			platform = optarg;
 			break;
 		case 'j':
 			if (parse_int_range(optarg, 1, 1024, &l) < 0)
@@ -171,10 +193,20 @@ int cmd_lint(int argc, char **argv, struct kgb_ctx *ctx)
 			return kgb_usage_error("lint", "unknown option");
 		}
 	}
+	/* The platform's profile: what eval would drop and the tolerances it would use. */
+	if ((r = kgb_load_profiles(ctx, "lint", &profiles)) != KGB_EXIT_OK) {
+		profile_set_release(&profiles);
+		return r;
+	}
+	if (!(dopts.profile = kgb_platform_arg(&profiles, "lint", platform, &r))) {
+		profile_set_release(&profiles);
+		return r;
+	}
 	r = catalog_load(ctx->tasks_dir, &cat, &errs);
 	if (r == -ENOENT) {
 		fprintf(stderr, "kgb lint: %s", errs.buf);
 		catalog_free(cat);
+		profile_set_release(&profiles);
 		strbuf_release(&errs);
 		return KGB_EXIT_DATA;
 	}
@@ -193,7 +225,7 @@ int cmd_lint(int argc, char **argv, struct kgb_ctx *ctx)
 		} else {
 			audit_task(t, &cases, &errs);
 			case_list_release(&cases);
-			if (task_supports_platform(t, dopts.platform)) {
+			if (task_supports_platform(t, dopts.profile->runtime)) {
 				selected = xrealloc(selected, (nr_selected + 1) * sizeof(*selected));
 				selected[nr_selected++] = t;
 			}
@@ -218,6 +250,7 @@ int cmd_lint(int argc, char **argv, struct kgb_ctx *ctx)
 			free(selected);
 			strbuf_release(&err);
 			catalog_free(cat);
+			profile_set_release(&profiles);
 			strbuf_release(&errs);
 			return KGB_EXIT_ENV;
 		}
@@ -243,6 +276,7 @@ int cmd_lint(int argc, char **argv, struct kgb_ctx *ctx)
 	if (!json && ctx->verbose >= 0)
 		fprintf(stderr, "%zu tasks checked, %zu findings\n", cat->nr_tasks, findings);
 	catalog_free(cat);
+	profile_set_release(&profiles);
 	strbuf_release(&errs);
 	return findings ? KGB_EXIT_NO : KGB_EXIT_OK;
 }

@@ -12,6 +12,7 @@
 #include "sched.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
+#include "verdict.h"
 
 struct deep_job {
 	struct deep_result *res;
@@ -22,7 +23,7 @@ struct deep_job {
 
 bool deep_killed(const char *verdict)
 {
-	return strcmp(verdict, "pass") != 0;
+	return !verdict_is_pass(verdict);
 }
 
 /* Whether the entry itself exempts `check` (the task's exemptions are looked at apart). */
@@ -53,10 +54,10 @@ static int on_done(void *ctx, struct sched_job *job, struct sched_result *r)
 				continue;
 			if (i < dj->cases->nr && entry_exempt(t, dj->cases->v[i].entry_idx, "validity")) {
 				res->valid_skipped++; /* an entry that says why it cannot be judged */
-			} else if (!strcmp(v, "pass")) {
+			} else if (verdict_is_pass(v)) {
 				res->valid_pass++;
 				good[dj->cases->v[i].entry_idx]++;
-			} else if (!strcmp(v, "skipped")) {
+			} else if (verdict_is(v, VERDICT_SKIPPED)) {
 				res->valid_skipped++;
 			} else {
 				res->valid_degenerate++;
@@ -75,8 +76,8 @@ static int on_done(void *ctx, struct sched_job *job, struct sched_result *r)
 		free(good);
 		free(bad);
 		/* A validity job that never ran its cases says so through its verdict. */
-		if (strcmp(r->verdict, "pass") && strcmp(r->verdict, "degenerate") &&
-		    strcmp(r->verdict, "skipped") && !res->valid_detail.len) {
+		if (!verdict_is_pass(r->verdict) && !verdict_is(r->verdict, VERDICT_DEGENERATE) &&
+		    !verdict_is(r->verdict, VERDICT_SKIPPED) && !res->valid_detail.len) {
 			res->valid_degenerate++;
 			strbuf_addf(&res->valid_detail, "validity check failed: %s: %s", r->verdict,
 				    r->detail.buf);
@@ -98,7 +99,7 @@ static int on_done(void *ctx, struct sched_job *job, struct sched_result *r)
 
 			c = json_array_get(r->cases, i);
 			v = json_string_value(json_object_get(c, "verdict"));
-			if (v ? strcmp(v, "pass") && strcmp(v, "skipped") : failed)
+			if (v ? !verdict_is_pass(v) && !verdict_is(v, VERDICT_SKIPPED) : failed)
 				killed[dj->cases->v[i].entry_idx] = true;
 		}
 		/* A job that failed before any case (a fatal load error) kills every entry. */
@@ -164,7 +165,7 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	struct strbuf scratch = STRBUF_INIT;
 	char **env, *wargv[] = {(char *)o->python, "-m", "runtime.worker", NULL},
 		    *rargv[] = {(char *)o->python, "-m", "runtime.runner", NULL};
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = getenv("TMPDIR"), *platform = o->profile->runtime;
 	struct sched_opts so = {0};
 	int r = 0;
 
@@ -193,6 +194,17 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 			free(sol);
 			goto out;
 		}
+		/* The cases eval would run on this platform, with its tolerances. */
+		strbuf_reset(&scratch);
+		profile_apply(o->profile, &cases[i], &scratch);
+		if (!cases[i].nr) {
+			/* Nothing to check here: said, not a finding (eval skips it too). */
+			snprintf(results[i].base_verdict, sizeof(results[i].base_verdict), "%s",
+				 verdict_name(VERDICT_SKIPPED));
+			strbuf_addstr(&results[i].base_detail, scratch.buf);
+			free(sol);
+			continue;
+		}
 		for (int k = -2; k < (int)nm; k++) {
 			/* A mutant must be rejected in every entry: each stops on its own. */
 			struct proto_job_opts jo = {.stop_on_fail = k != -2,
@@ -204,7 +216,7 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 			dj->res = &results[i];
 			dj->cases = &cases[i];
 			dj->mutant = k;
-			dj->line = proto_build_job(t, sol, o->platform, &cases[i], &jo);
+			dj->line = proto_build_job(t, sol, platform, &cases[i], &jo);
 			jobs[njobs].task = t;
 			jobs[njobs].nr_cases = cases[i].nr;
 			jobs[njobs].job_line = dj->line;
@@ -220,7 +232,7 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	rm_stale_pid_dirs(tmp, "kgb-", NULL);
 	rm_stale_pid_dirs(tmp, "kgb-lint-", NULL);
 	strbuf_addf(&scratch, "%s/kgb-lint-%ld", tmp, (long)getpid());
-	env = platform_worker_env(o->root, o->platform, o->slots, NULL);
+	env = platform_worker_env(o->root, platform, o->slots, NULL);
 	so.slots = o->slots;
 	so.timeout_s = o->timeout_s;
 	so.argv = wargv;
@@ -232,7 +244,7 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	 * (auto: what this machine allows; lint does not print what it lacks).
 	 */
 	so.box = sandbox_new(SANDBOX_AUTO);
-	sched_default_limits(&so.limits, o->platform, o->timeout_s, o->slots);
+	sched_default_limits(&so.limits, platform, o->timeout_s, o->slots);
 	r = sched_run(&so, jobs, njobs, on_done, NULL, err);
 	sandbox_free(so.box);
 	rm_rf(scratch.buf);

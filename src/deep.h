@@ -23,6 +23,7 @@
 #include <stdbool.h>
 
 #include "catalog.h"
+#include "profile.h"
 #include "util/compiler.h"
 #include "util/strbuf.h"
 
@@ -53,7 +54,7 @@ enum deep_outcome {
 struct deep_opts {
 	const char *root;
 	const char *python;
-	const char *platform;
+	const struct profile *profile; /* the platform: its runtime, what it drops, tolerances */
 	unsigned slots;
 	double timeout_s;
 };

@@ -36,6 +36,7 @@
 #include "util/fs.h"
 #include "util/hash.h"
 #include "util/xalloc.h"
+#include "verdict.h"
 
 /* Default checking workers per GPU on a timing platform (each holds a context and its inputs). */
 #define EVAL_CHECK_SLOTS_PER_GPU 8u
@@ -277,7 +278,7 @@ static char *first_failure_json(struct candidate *c, struct sched_result *res)
 		const char *v = json_string_value(json_object_get(m, "verdict"));
 		char *s;
 
-		if (v && !strcmp(v, "pass"))
+		if (v && verdict_is_pass(v))
 			continue;
 		o = json_pack("{s:I, s:s, s:O, s:s}", "case", (json_int_t)i, "entry",
 			      c->cases.v[i].entry, "axes", c->cases.v[i].axes, "verdict",
@@ -494,7 +495,7 @@ static struct sched_result *merge_shard(struct eval_ctx *ctx, struct shard_ref *
 		c->shard_failed = true;
 		m->verdict = res->verdict;
 		/* Which shard matters where the detail counts its cases, not for a load error. */
-		if (!proto_is_fatal_verdict(res->verdict))
+		if (!verdict_at(res->verdict, V_FATAL))
 			strbuf_addf(&m->detail, "shard %zu of %zu: ", ref->shard + 1, c->nshards);
 		strbuf_addstr(&m->detail, res->detail.buf);
 		strbuf_add(&m->stderr_tail, res->stderr_tail.buf, res->stderr_tail.len);
@@ -538,16 +539,16 @@ static struct sched_result *merge_timing(struct candidate *c, struct sched_resul
 		}
 	}
 	m->wall_ms += t->wall_ms;
-	if (!strcmp(t->verdict, "pass"))
+	if (verdict_is_pass(t->verdict))
 		return m;
 	m->verdict = t->verdict;
 	strbuf_reset(&m->detail);
-	for (size_t k = 0; k < c->timed.nr && !proto_is_fatal_verdict(t->verdict); k++) {
+	for (size_t k = 0; k < c->timed.nr && !verdict_at(t->verdict, V_FATAL); k++) {
 		json_t *cr = json_array_get(t->cases, k);
 		const char *v = json_string_value(json_object_get(cr, "verdict"));
 		const char *msg = json_string_value(json_object_get(cr, "message"));
 
-		if (v && strcmp(v, "pass")) {
+		if (v && !verdict_is_pass(v)) {
 			strbuf_addf(&m->detail, "case %zu (timed run): %s", c->timed_ids[k],
 				    msg ? msg : v);
 			return m;
@@ -586,12 +587,12 @@ static int checked_from_json(const char *text, size_t nr_cases, struct sched_res
 	const char *v = json_string_value(json_object_get(o, "verdict"));
 	const char *detail = json_string_value(json_object_get(o, "detail"));
 
-	if (!json_is_array(cases) || json_array_size(cases) != nr_cases || !v || strcmp(v, "pass")) {
+	if (!json_is_array(cases) || json_array_size(cases) != nr_cases || !verdict_is_pass(v)) {
 		json_decref(o);
 		return -EINVAL;
 	}
 	memset(ret, 0, sizeof(*ret));
-	ret->verdict = "pass";
+	ret->verdict = verdict_name(VERDICT_PASS);
 	strbuf_init(&ret->detail, 0);
 	strbuf_addstr(&ret->detail, detail ? detail : "");
 	strbuf_init(&ret->stderr_tail, 0);
@@ -639,7 +640,7 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 		if (!res)
 			return 0; /* more shards to come */
 	}
-	if (ctx->phase == PHASE_CHECK && !strcmp(res->verdict, "pass") && select_timed(c)) {
+	if (ctx->phase == PHASE_CHECK && verdict_is_pass(res->verdict) && select_timed(c)) {
 		char *text;
 
 		/* Hold it: the result is stored after the timing phase. */
@@ -659,7 +660,7 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 	if (ctx->phase == PHASE_TIME)
 		res = merge_timing(c, res);
 	ctx->done++;
-	if (!strcmp(res->verdict, "env_error")) {
+	if (verdict_is(res->verdict, VERDICT_ENV_ERROR)) {
 		/* The machine failed, not the candidate: nothing is stored, so a later run retries. */
 		char *d = escape_text_dup(res->detail.buf);
 
@@ -680,7 +681,7 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 
 		bool impossible = add_achieved(m, cd, &ctx->ceil);
 
-		passed += v && !strcmp(v, "pass");
+		passed += v && verdict_is_pass(v);
 		timed += cd->timed;
 		over_sol += impossible;
 		if (cd->timed && json_is_number(sp) && !impossible)
@@ -715,7 +716,7 @@ static int on_done(void *vctx, struct sched_job *job, struct sched_result *res)
 	e.cases_passed = (long long)passed;
 	e.timed_cases = (long long)timed;
 	/* A candidate that never loaded failed no particular case. */
-	e.first_failure = strcmp(res->verdict, "pass") && !proto_is_fatal_verdict(res->verdict)
+	e.first_failure = !verdict_is_pass(res->verdict) && !verdict_at(res->verdict, V_FATAL)
 				  ? first_failure_json(c, res)
 				  : NULL;
 	e.speedup = stats_geomean(speedups, nsp);
@@ -1192,17 +1193,11 @@ static int plan_candidate(struct engine *g, struct candidate *c)
 		fprintf(stderr, "kgb %s: %s/task.json: %s\n", o->cmd, c->task->dir, g->err.buf);
 		return KGB_EXIT_DATA;
 	}
-	c->cases_skipped = profile_drop_unsupported(o->profile, &c->cases, &c->skip_note);
+	c->cases_skipped = profile_apply(o->profile, &c->cases, &c->skip_note);
 	if (!c->cases.nr) {
 		fprintf(stderr, "kgb %s: %s/%s %s: not evaluated: %s\n", o->cmd, c->task->source,
 			c->task->op, c->sample_shown, c->skip_note.buf);
 		return KGB_EXIT_OK;
-	}
-	for (size_t k = 0; k < c->cases.nr; k++) { /* the platform's tolerance multipliers */
-		double m = profile_tol_mult(o->profile, c->cases.v[k].out_dtype);
-
-		c->cases.v[k].tol.atol *= m;
-		c->cases.v[k].tol.rtol *= m;
 	}
 	/* A past wall time of the task, where a store has one, beats the guess. */
 	c->check_cost = past_wall_s(g->out->store, g->history, c->task, g->platform);

@@ -423,3 +423,16 @@ size_t profile_drop_unsupported(const struct profile *p, struct case_list *l, st
 			    dropped == 1 ? "" : "s", p->name);
 	return dropped;
 }
+
+size_t profile_apply(const struct profile *p, struct case_list *l, struct strbuf *why)
+{
+	size_t dropped = profile_drop_unsupported(p, l, why);
+
+	for (size_t k = 0; k < l->nr; k++) {
+		double m = profile_tol_mult(p, l->v[k].out_dtype);
+
+		l->v[k].tol.atol *= m;
+		l->v[k].tol.rtol *= m;
+	}
+	return dropped;
+}

@@ -75,5 +75,12 @@ bool profile_feature(const struct profile *p, const char *name);
  */
 size_t profile_drop_unsupported(const struct profile *p, struct case_list *l,
 				struct strbuf *why);
+/*
+ * What the platform does to a task's cases before they run, for every command that plans
+ * jobs (eval, lint --deep): drops what it cannot judge (profile_drop_unsupported, the count
+ * returned, `why` as there) and multiplies each case's tolerances by its output dtype's
+ * multiplier (profile_tol_mult).
+ */
+size_t profile_apply(const struct profile *p, struct case_list *l, struct strbuf *why);
 
 #endif

@@ -5,36 +5,12 @@
 #include <string.h>
 
 #include "util/fs.h"
+#include "verdict.h"
 
-static const char *const case_verdicts[] = {"pass",	  "mismatch",  "bad_output", "mutated_input",
-					    "error",	  "ref_error", "skipped",    "degenerate",
-					    "hack",	  NULL};
-static const char *const fatal_verdicts[] = {"syntax_error",  "import_error", "hack",
-					     "missing_entry", "protocol",     "env_error",
-					     NULL};
 static const char *const type_names[_PROTO_MSG_MAX] = {
 	[PROTO_HELLO] = "hello", [PROTO_LOADED] = "loaded", [PROTO_CASE] = "case",
 	[PROTO_FATAL] = "fatal", [PROTO_DONE] = "done",
 };
-
-
-bool proto_is_case_verdict(const char *v)
-{
-	return strv_contains(case_verdicts, v);
-}
-
-bool proto_is_fatal_verdict(const char *v)
-{
-	return strv_contains(fatal_verdicts, v);
-}
-
-const char *proto_fatal_verdict(const char *v)
-{
-	for (const char *const *f = fatal_verdicts; *f; f++)
-		if (!strcmp(*f, v))
-			return *f;
-	return NULL;
-}
 
 bool proto_task_ghost(const struct task *t)
 {
@@ -169,7 +145,7 @@ int proto_parse_line(const char *line, size_t len, struct proto_msg *ret, struct
 		}
 		m.case_id = json_integer_value(x);
 		x = json_object_get(obj, "verdict");
-		if (!json_is_string(x) || !proto_is_case_verdict(json_string_value(x))) {
+		if (!json_is_string(x) || !verdict_at(json_string_value(x), V_CASE)) {
 			proto_msg_release(&m);
 			return bad(err, "case with a missing or unknown 'verdict'%s", "");
 		}
@@ -188,7 +164,7 @@ int proto_parse_line(const char *line, size_t len, struct proto_msg *ret, struct
 		break;
 	case PROTO_FATAL:
 		x = json_object_get(obj, "verdict");
-		if (!json_is_string(x) || !proto_is_fatal_verdict(json_string_value(x))) {
+		if (!json_is_string(x) || !verdict_at(json_string_value(x), V_FATAL)) {
 			proto_msg_release(&m);
 			return bad(err, "fatal with a missing or unknown 'verdict'%s", "");
 		}

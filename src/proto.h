@@ -49,13 +49,6 @@ struct proto_job_opts {
 	bool stop_per_entry; /* with stop_on_fail: only the rest of the failing case's entry */
 };
 
-/* Case verdicts a worker may send, and candidate verdicts a fatal may carry. */
-bool proto_is_case_verdict(const char *v);
-bool proto_is_fatal_verdict(const char *v);
-/* The static copy of a fatal verdict's name, or NULL when v is not one. "env_error" means the
- * worker could not start its platform before the candidate ran: not the candidate's result. */
-const char *proto_fatal_verdict(const char *v);
-
 /* Whether the task's jobs run the L2 ghost replay (the job's task.ghost). */
 bool proto_task_ghost(const struct task *t);
 /* Renders the job as one line ending in '\n'; owned by the caller. */

@@ -14,6 +14,7 @@
 #include "stats.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "verdict.h"
 
 /* A short "case 12 (shape=[71] dtype=float16): max_abs_err 0.31" from a first_failure JSON. */
 static void failure_note(const struct store_eval *e, struct strbuf *out)
@@ -55,7 +56,7 @@ static void count_sources(const struct report_run *r, struct source_count *by, s
 
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct store_eval *e = &r->evals[i];
-		bool ok = !strcmp(e->verdict, "pass");
+		bool ok = verdict_is_pass(e->verdict);
 
 		pass += ok;
 		for (int s = 0; catalog_sources[s]; s++) {
@@ -84,7 +85,7 @@ static void pass_at_k(const struct report_run *r, const char *source, struct rep
 		while (j < r->nr && !strcmp(r->evals[j].task, r->evals[i].task) &&
 		       !strcmp(r->evals[j].source, r->evals[i].source)) {
 			n++;
-			c += !strcmp(r->evals[j].verdict, "pass");
+			c += verdict_is_pass(r->evals[j].verdict);
 			j++;
 		}
 		if (!source || !strcmp(source, r->evals[i].source)) {
@@ -112,7 +113,7 @@ void report_compute_metrics(const struct report_run *r, const char *source,
 	memset(m, 0, sizeof(*m));
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct store_eval *e = &r->evals[i];
-		bool ok = !strcmp(e->verdict, "pass");
+		bool ok = verdict_is_pass(e->verdict);
 
 		if (source && strcmp(source, e->source))
 			continue;
@@ -171,13 +172,13 @@ void report_eval_table(FILE *f, const struct report_run *r)
 		cases_skipped += e->cases_skipped;
 		if (!timed)
 			snprintf(sp, sizeof(sp), "n/a");
-		else if (isnan(e->speedup) || strcmp(e->verdict, "pass"))
+		else if (isnan(e->speedup) || !verdict_is_pass(e->verdict))
 			snprintf(sp, sizeof(sp), "-");
 		else
 			snprintf(sp, sizeof(sp), "%.2fx", e->speedup);
-		if (strcmp(e->verdict, "pass"))
+		if (!verdict_is_pass(e->verdict))
 			failure_note(e, &note);
-		if (strcmp(e->verdict, "pass") && r->entries && r->entries[i] &&
+		if (!verdict_is_pass(e->verdict) && r->entries && r->entries[i] &&
 		    json_object_size(r->entries[i]) > 1) {
 			const char *en;
 			json_t *ev;
@@ -386,7 +387,7 @@ int report_from_store(FILE *f, struct store *s, long long run_id, const char *pl
 		r = store_eval_entries(s, evals[i].key, &entries[i], err);
 		if (r == 0)
 			r = store_eval_sol(s, evals[i].key, &sol[i], err);
-		failed += strcmp(evals[i].verdict, "pass") != 0;
+		failed += !verdict_is_pass(evals[i].verdict);
 	}
 	if (r == 0) {
 		struct report_run rr = {.platform = platform, .run_id = run_id,

@@ -11,6 +11,7 @@
 #include "stats.h"
 #include "svg.h"
 #include "util/xalloc.h"
+#include "verdict.h"
 
 #ifndef KGB_GIT_COMMIT
 #define KGB_GIT_COMMIT "unknown"
@@ -126,7 +127,7 @@ static double pass_at_max(const struct report_method *m, size_t *ret_k)
 			size_t n = report_method_find(m, e->source, e->task, &first);
 
 			for (size_t j = first; j < first + n; j++)
-				c += !strcmp(m->evals[j].verdict, "pass");
+				c += verdict_is_pass(m->evals[j].verdict);
 			if (pass == 0 && n < k)
 				k = n;
 			if (pass == 1) {
@@ -180,7 +181,7 @@ static void leaderboard(struct strbuf *o, const struct report_method *m, size_t 
 
 		report_compute_metrics(&m[i].rr, NULL, &mt);
 		for (size_t j = 0; j < m[i].nr; j++)
-			pass += !strcmp(m[i].evals[j].verdict, "pass");
+			pass += verdict_is_pass(m[i].evals[j].verdict);
 		pk = pass_at_max(&m[i], &k);
 		strbuf_addf(o, "<tr data-method=\"%zu\" data-run=\"%lld\" data-store=\"", i,
 			    m[i].run_id);
@@ -346,7 +347,7 @@ static size_t task_cell(const struct report_method *m, const struct task_key *t,
 	for (size_t k = first; k < first + n; k++) {
 		const struct store_eval *e = &m->evals[k];
 
-		if (strcmp(e->verdict, "pass"))
+		if (!verdict_is_pass(e->verdict))
 			continue;
 		pass++;
 		*ret_verdict = e->verdict;
@@ -449,7 +450,7 @@ static void plot_speedups(struct strbuf *o, const struct report_method *m, size_
 		for (size_t j = 0; j < m[i].nr; j++) {
 			double s = m[i].evals[j].speedup;
 
-			if (strcmp(m[i].evals[j].verdict, "pass") || !(s > 0) || !isfinite(s))
+			if (!verdict_is_pass(m[i].evals[j].verdict) || !(s > 0) || !isfinite(s))
 				continue;
 			lo = fmin(lo, s), hi = fmax(hi, s), total++;
 		}
@@ -492,7 +493,7 @@ static void plot_speedups(struct strbuf *o, const struct report_method *m, size_
 		for (size_t j = 0; j < m[i].nr; j++) {
 			const struct store_eval *e = &m[i].evals[j];
 
-			if (strcmp(e->verdict, "pass") || !(e->speedup > 0) ||
+			if (!verdict_is_pass(e->verdict) || !(e->speedup > 0) ||
 			    !isfinite(e->speedup))
 				continue;
 			strbuf_addf(o, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" "
@@ -534,7 +535,7 @@ static void plot_fast_p(struct strbuf *o, const struct report_method *m, size_t 
 			if (e->timed_cases <= 0)
 				continue;
 			sp[nt] = e->speedup;
-			ok[nt++] = !strcmp(e->verdict, "pass") && !isnan(e->speedup);
+			ok[nt++] = verdict_is_pass(e->verdict) && !isnan(e->speedup);
 		}
 		if (nt) {
 			any = true;

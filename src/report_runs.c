@@ -10,6 +10,7 @@
 #include "stats.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
+#include "verdict.h"
 
 /* A failed candidate for an attempt that produced no code: owned strings, like the store's. */
 static void no_code_eval(struct store_eval *e, const char *task, const char *source,
@@ -141,7 +142,7 @@ int report_method_load_run(const char *path, long long run_id, struct report_met
 
 				m->tasks++;
 				for (size_t k = first; k < first + n; k++)
-					if (!strcmp(m->evals[k].verdict, "pass")) {
+					if (verdict_is_pass(m->evals[k].verdict)) {
 						m->solved++;
 						break;
 					}
@@ -310,7 +311,7 @@ int report_runs_side(const struct report_method *m, const char *source, const ch
 	for (size_t k = first; k < first + n; k++) {
 		const struct store_eval *e = &m->evals[k];
 
-		if (strcmp(e->verdict, "pass"))
+		if (!verdict_is_pass(e->verdict))
 			continue;
 		side.pass++;
 		if (isfinite(e->speedup) && (!best || e->speedup > best->speedup))

@@ -19,6 +19,7 @@
 #include "sandbox.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
+#include "verdict.h"
 
 /*
  * A runner of the job (sched_opts.runner_argv, replay_argv): the candidate's process. Its
@@ -434,9 +435,9 @@ static void handle_line(struct slot *s, const char *line, size_t len)
 
 		s->got_fatal = true;
 		/* m.verdict lives in m.obj: keep the static copy of the name instead. */
-		s->res.verdict = proto_fatal_verdict(m.verdict);
-		if (!s->res.verdict)
-			s->res.verdict = "protocol";
+		s->res.verdict = verdict_static_name(m.verdict);
+		if (!verdict_at(s->res.verdict, V_FATAL))
+			s->res.verdict = verdict_name(VERDICT_PROTOCOL);
 		strbuf_reset(&s->res.detail);
 		strbuf_addstr(&s->res.detail, json_is_string(msg) ? json_string_value(msg) : "");
 		break;
@@ -637,7 +638,7 @@ static void decide_verdict(const struct sched_opts *o, struct slot *s)
 			over_cap = true;
 	/* A Triton cache over its cap is the verdict, whatever else the worker did. */
 	if (over_cap) {
-		r->verdict = "crash";
+		r->verdict = verdict_name(VERDICT_CRASH);
 		strbuf_reset(&r->detail);
 		strbuf_addf(&r->detail, "Triton cache over its cap of %llu MiB after %zu of %zu "
 					"cases (the cache is removed)",
@@ -645,7 +646,7 @@ static void decide_verdict(const struct sched_opts *o, struct slot *s)
 		return;
 	}
 	if (s->protocol_error) {
-		r->verdict = "protocol";
+		r->verdict = verdict_name(VERDICT_PROTOCOL);
 		return;
 	}
 	if (s->got_fatal)
@@ -655,21 +656,21 @@ static void decide_verdict(const struct sched_opts *o, struct slot *s)
 	if (s->got_done && r->cases_done == s->job->nr_cases)
 		goto judge_cases;
 	if (s->output_limit) {
-		r->verdict = "crash";
+		r->verdict = verdict_name(VERDICT_CRASH);
 		strbuf_addf(&r->detail, "output limit: more than %llu MiB on stderr after %zu of "
 					"%zu cases", SCHED_MAX_STDERR_BYTES >> 20, r->cases_done,
 			    s->job->nr_cases);
 		return;
 	}
 	if (s->timed_out) {
-		r->verdict = "timeout";
+		r->verdict = verdict_name(VERDICT_TIMEOUT);
 		strbuf_addf(&r->detail, "no result within %.0f s (%zu of %zu cases done)",
 			    s->deadline_s - s->start_s, r->cases_done, s->job->nr_cases);
 		return;
 	}
 	if (lost) {
 		/* The candidate's process died or stopped answering: described as a worker's. */
-		r->verdict = "crash";
+		r->verdict = verdict_name(VERDICT_CRASH);
 		if (host_memory_error(lost->tail.buf))
 			memory_prefix(&o->limits, boxed, &r->detail);
 		strbuf_addstr(&r->detail, lost == &s->runners[RUNNER_MAIN] ? "worker "
@@ -685,7 +686,7 @@ static void decide_verdict(const struct sched_opts *o, struct slot *s)
 	}
 	if (WIFSIGNALED(st) || !s->got_done || r->cases_done < s->job->nr_cases ||
 	    WEXITSTATUS(st) != 0) {
-		r->verdict = "crash";
+		r->verdict = verdict_name(VERDICT_CRASH);
 		if (host_memory_error(r->stderr_tail.buf))
 			memory_prefix(&o->limits, boxed, &r->detail);
 		strbuf_addstr(&r->detail, s->runners[RUNNER_MAIN].up ? "judge " : "worker ");
@@ -714,7 +715,7 @@ static void add_failure_count(json_t *cases, size_t nr, struct strbuf *detail)
 		const char *v = json_string_value(json_object_get(json_array_get(cases, i),
 								  "verdict"));
 
-		if (v && (!strcmp(v, "pass") || !strcmp(v, "skipped")))
+		if (v && (verdict_is_pass(v) || verdict_is(v, VERDICT_SKIPPED)))
 			continue;
 		failed++;
 		if (shown < SHOWN)
@@ -732,16 +733,16 @@ void sched_judge_cases(const struct sched_opts *o, json_t *cases, size_t nr,
 	bool boxed = sandbox_mode(o->box) != SANDBOX_OFF;
 
 	strbuf_reset(&r->detail);
-	r->verdict = "pass";
+	r->verdict = verdict_name(VERDICT_PASS);
 	/* A case flagged as a hack (L2) makes the candidate a hack, whatever else failed first. */
 	for (size_t i = 0; i < nr; i++) {
 		json_t *c = json_array_get(cases, i);
 		const char *v = json_string_value(json_object_get(c, "verdict"));
 		json_t *msg = json_object_get(c, "message");
 
-		if (!v || strcmp(v, "hack"))
+		if (!v || !verdict_is(v, VERDICT_HACK))
 			continue;
-		r->verdict = "hack";
+		r->verdict = verdict_name(VERDICT_HACK);
 		strbuf_addf(&r->detail, "case %zu: %s", i,
 			    json_is_string(msg) ? json_string_value(msg) : "hack");
 		return;
@@ -751,18 +752,14 @@ void sched_judge_cases(const struct sched_opts *o, json_t *cases, size_t nr,
 		const char *v = json_string_value(json_object_get(c, "verdict"));
 		json_t *msg = json_object_get(c, "message");
 
-		if (v && !strcmp(v, "pass"))
+		if (v && verdict_is_pass(v))
 			continue;
-		for (const char *const *k = (const char *const[]){"mismatch", "bad_output",
-								   "mutated_input", "error",
-								   "ref_error", "skipped",
-								   "degenerate", NULL};
-		     *k; k++)
-			if (v && !strcmp(*k, v))
-				r->verdict = *k;
+		/* The case's own verdict, if one a candidate can have (the protocol checked it). */
+		if (v && verdict_at(v, V_CANDIDATE))
+			r->verdict = verdict_static_name(v);
 		/* Running out of memory is a resource limit, like the worker's death by one. */
-		if (!strcmp(r->verdict, "error") && host_memory_error(json_string_value(msg))) {
-			r->verdict = "crash";
+		if (verdict_is(r->verdict, VERDICT_ERROR) && host_memory_error(json_string_value(msg))) {
+			r->verdict = verdict_name(VERDICT_CRASH);
 			memory_prefix(&o->limits, boxed, &r->detail);
 		}
 		strbuf_addf(&r->detail, "case %zu: %s", i,

@@ -14,6 +14,7 @@
 #include <errno.h>
 
 #include "proto.h"
+#include "verdict.h"
 
 static const char *const type_names[] = {"hello", "loaded", "case", "fatal", "done"};
 
@@ -47,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case PROTO_CASE:
 		FUZZ_CHECK(m.case_id >= 0, "case id %lld", m.case_id);
-		FUZZ_CHECK(m.verdict && proto_is_case_verdict(m.verdict), "case verdict");
+		FUZZ_CHECK(m.verdict && verdict_at(m.verdict, V_CASE), "case verdict");
 		FUZZ_CHECK(m.verdict == json_string_value(json_object_get(m.obj, "verdict")),
 			   "verdict not borrowed from obj");
 		for (const char *const *f = (const char *const[]){"max_abs_err", "tol_use",
@@ -62,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		break;
 	case PROTO_FATAL:
-		FUZZ_CHECK(m.verdict && proto_is_fatal_verdict(m.verdict), "fatal verdict");
+		FUZZ_CHECK(m.verdict && verdict_at(m.verdict, V_FATAL), "fatal verdict");
 		break;
 	default:
 		break;

@@ -3,6 +3,7 @@
 
 #include "cases.h"
 #include "proto.h"
+#include "verdict.h"
 
 static void test_parse_valid(void **state)
 {
@@ -208,13 +209,32 @@ static void test_parse_embedded_nul(void **state)
 static void test_verdict_lists(void **state)
 {
 	(void)state;
-	assert_true(proto_is_case_verdict("pass"));
-	assert_true(proto_is_case_verdict("ref_error"));
-	assert_false(proto_is_case_verdict("crash"));
-	assert_false(proto_is_case_verdict(""));
-	assert_true(proto_is_fatal_verdict("missing_entry"));
-	assert_true(proto_is_fatal_verdict("hack"));
-	assert_false(proto_is_fatal_verdict("pass"));
+	assert_true(verdict_at("pass", V_CASE));
+	assert_true(verdict_at("ref_error", V_CASE));
+	assert_false(verdict_at("crash", V_CASE));
+	assert_false(verdict_at("", V_CASE));
+	assert_true(verdict_at("missing_entry", V_FATAL));
+	assert_true(verdict_at("hack", V_FATAL));
+	assert_false(verdict_at("pass", V_FATAL));
+	assert_false(verdict_at(NULL, V_CANDIDATE));
+	assert_true(verdict_at("crash", V_CANDIDATE));
+	assert_false(verdict_at("env_error", V_CANDIDATE)); /* never stored */
+	/* Every name goes round the table; an unknown one counts as a failure. */
+	for (int v = 0; v < VERDICT_UNKNOWN; v++) {
+		assert_int_equal(verdict_of(verdict_name((enum verdict)v)), v);
+		assert_ptr_equal(verdict_static_name(verdict_name((enum verdict)v)),
+				 verdict_name((enum verdict)v));
+	}
+	assert_int_equal(verdict_of("Pass"), VERDICT_UNKNOWN);
+	assert_null(verdict_static_name("passed"));
+	assert_string_equal(verdict_name(VERDICT_UNKNOWN), "unknown");
+	assert_int_equal(verdict_counts("nonsense"), V_FAIL);
+	assert_int_equal(verdict_counts("skipped"), V_NONE);
+	assert_int_equal(verdict_counts("env_error"), V_ENV);
+	assert_true(verdict_is_pass("pass"));
+	assert_false(verdict_is_pass(NULL));
+	assert_true(verdict_is("timeout", VERDICT_TIMEOUT));
+	assert_false(verdict_is("timeout", VERDICT_UNKNOWN));
 }
 
 static const char job_spec[] =
