@@ -6,7 +6,8 @@
 #   make run        setup, build, evaluate the shipped solutions on this machine's platform
 #                   (on the CPU interpreter a representative subset: scripts/run.sh)
 #   make run-all    the same over every task, on any platform
-#   make check      setup, build, every test: C units (ASan+UBSan), runtime (pytest), CLI, fuzz
+#   make check      setup, build, every test: C units (ASan+UBSan), runtime (pytest), runtime
+#                   types (mypy), CLI, fuzz
 #   make check-full every shipped solution on the interpreter (make check runs the demo's)
 #   make check-fuzz each libFuzzer harness for 10 s (tests/fuzz, docs/fuzzing.md)
 #   make format     clang-format the C sources
@@ -64,7 +65,8 @@ build/unit/%: tests/unit/%.c tests/unit/unit.h $(SAN_OBJS) $(HDRS)
 runtime/verdicts.py: src/verdicts.def scripts/gen-verdicts.sh
 	scripts/gen-verdicts.sh >$@.tmp && mv $@.tmp $@
 
-.PHONY: setup run run-all check check-full check-unit check-runtime check-cli check-fuzz fuzz-build format clean
+.PHONY: setup run run-all check check-full check-unit check-runtime check-types check-cli check-fuzz \
+	fuzz-build format clean
 
 setup:
 	$(BOOTSTRAP)
@@ -84,6 +86,12 @@ check-unit: $(addprefix build/unit/,$(UNIT_TESTS))
 
 check-runtime: setup
 	TRITON_INTERPRET=1 .venv/bin/python -m pytest -q tests/runtime
+
+# mypy --strict over runtime/ (its settings: mypy.ini). MYPY names another mypy to run it with,
+# e.g. MYPY="/path/to/mypy --python-executable .venv/bin/python".
+MYPY ?= .venv/bin/python -m mypy
+check-types: setup
+	$(MYPY) --strict runtime
 
 check-cli: build/kgb build/kgb-san
 	tests/cli/run-all.sh

@@ -30,7 +30,7 @@ def _median_ms(fn: Any, reps: int = _REPS) -> float:
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
-    times = []
+    times: list[float] = []
     for _ in range(reps):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()

@@ -18,7 +18,7 @@ other than CUBLAS_STATUS_SUCCESS raises RuntimeError naming the routine and the 
 from __future__ import annotations
 
 import ctypes
-from typing import Any
+from typing import Any, cast
 
 import numpy
 import torch
@@ -81,16 +81,19 @@ def i64(value: int) -> ctypes.c_int64:
 
 def scalar(precision: str, value: complex | float) -> Any:
     """A host-mode scalar (alpha, beta) of precision S, D, C, Z or H, passed by reference."""
+    # S, D and H take a real value (a Python complex raises TypeError in ctypes and numpy); the
+    # cast only tells mypy so.
+    real = cast(float, value)
     if precision == "S":
-        obj: Any = ctypes.c_float(value)
+        obj: Any = ctypes.c_float(real)
     elif precision == "D":
-        obj = ctypes.c_double(value)
+        obj = ctypes.c_double(real)
     elif precision == "C":
         obj = _Complex64(complex(value).real, complex(value).imag)
     elif precision == "Z":
         obj = _Complex128(complex(value).real, complex(value).imag)
     elif precision == "H":  # __half: the bits of the float16 rounding
-        obj = ctypes.c_uint16(int(numpy.float16(value).view(numpy.uint16)))
+        obj = ctypes.c_uint16(int(numpy.float16(real).view(numpy.uint16)))
     else:
         raise ValueError(f"scalar: unknown precision '{precision}'")
     return ctypes.byref(obj)

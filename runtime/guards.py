@@ -31,7 +31,7 @@ import ast
 import re
 import string
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
@@ -738,8 +738,9 @@ class _Scanner(ast.NodeVisitor):
         vals = s.values.get(expr.id, []) if s is not None else []
         if s is not None and s is self._home(self.scope) and s is not self.module and vals:
             classes = {self._built(v, s) for v in vals}
-            if len(classes) == 1 and None not in classes:
-                return "instance", classes.pop()
+            only = classes.pop() if len(classes) == 1 else None
+            if only is not None:
+                return "instance", only
         return None
 
     def _built(self, expr: ast.AST | None, scope: _Scope) -> ast.ClassDef | None:
@@ -949,7 +950,7 @@ class _Scanner(ast.NodeVisitor):
         kernel may also be picked (`k = _a if c else _b`) or passed to a helper of the module,
         when that name or parameter is then only launched.
         """
-        e: ast.AST = node
+        e: ast.expr = node
         p = self.parents.get(e)
         while isinstance(p, ast.IfExp) and e is not p.test:
             e, p = p, self.parents.get(p)
@@ -969,8 +970,10 @@ class _Scanner(ast.NodeVisitor):
                            if isinstance(n, _FUNCS) and n.name == p.func.id), None)
             if callee is not None and not self.scopes[callee].jit:
                 params = [a.arg for a in (*callee.args.posonlyargs, *callee.args.args)]
-                param = (params[p.args.index(e)] if e in p.args and p.args.index(e) < len(params)
-                         else next((k.arg for k in p.keywords if k.value is e), None))
+                if e in p.args and p.args.index(e) < len(params):
+                    param: str | None = params[p.args.index(e)]
+                else:
+                    param = next((k.arg for k in p.keywords if k.value is e), None)
                 if param is not None and self._launch_only(callee, param):
                     return
         self.add(node, "triton-api", f"kernel '{node.id}' used other than launched as "
@@ -1158,9 +1161,10 @@ class _Scanner(ast.NodeVisitor):
         """A torch compute method's name on an object of unknown type. True when judged here
         (a finding, or an alignment test); False when the allow-list is still to judge it."""
         p = self.parents.get(node)
-        called = isinstance(p, ast.Call) and p.func is node
+        call = p if isinstance(p, ast.Call) and p.func is node else None
+        called = call is not None
         if attr in _CALL_ONLY and ((not called and self._value_read(node, receiver)) or (
-                attr == "type" and called and not p.args and not p.keywords)):
+                attr == "type" and call is not None and not call.args and not call.keywords)):
             return False  # device.type, finfo(dt).max, x.type() (a string)
         if isinstance(receiver, ast.Name):
             s = self._lookup(receiver.id)
@@ -1376,7 +1380,10 @@ class _Scanner(ast.NodeVisitor):
                  "kept across calls", ",".join(node.names))
 
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
-        types = (node.type.elts if isinstance(node.type, ast.Tuple) else [node.type])
+        if isinstance(node.type, ast.Tuple):
+            types: Sequence[ast.expr | None] = node.type.elts
+        else:
+            types = [node.type]
         if node.type is None:
             self.add(node, "broad-except", "bare 'except:' (a fallback path around a kernel)",
                      "except")

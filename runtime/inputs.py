@@ -235,7 +235,7 @@ def _values(desc: TensorDesc, n: int, g: torch.Generator) -> torch.Tensor:
         # then the dtype's wrap-around, so a full-width pattern becomes its two's complement.
         table = torch.tensor(desc.values, dtype=torch.int64, device=dev)
         fields = dt.itemsize * 8 // desc.field_bits if desc.field_bits else 1
-        pick = table[torch.randint(0, len(desc.values), (n, fields), generator=g, device=dev)]
+        pick = table[torch.randint(0, len(table), (n, fields), generator=g, device=dev)]
         shifts = torch.arange(fields, dtype=torch.int64, device=dev) * (desc.field_bits or 0)
         words = (pick << shifts).sum(-1)
         if dt.itemsize == 8:
@@ -371,8 +371,9 @@ def build_args(specs: Sequence[ArgSpec], seed: int, device: str | torch.device,
     return tuple(out)
 
 
-def _span(t: torch.Tensor) -> int:
-    """Elements of storage from index 0 to the last one the view touches."""
+def _span(t: torch.Tensor) -> int | torch.SymInt:
+    """Elements of storage from index 0 to the last one the view touches (torch types the
+    storage offset int | SymInt: a SymInt under symbolic tracing, which kgb does not use)."""
     if t.numel() == 0:
         return t.storage_offset()
     return t.storage_offset() + sum((s - 1) * st for s, st in zip(t.shape, t.stride())) + 1

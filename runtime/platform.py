@@ -133,8 +133,8 @@ def probe() -> dict[str, Any]:
                     arch=getattr(p, "gcnArchName", None), sm_count=p.multi_processor_count,
                     l2_bytes=getattr(p, "L2_cache_size", None), total_mem_bytes=p.total_memory)
     elif xpu:
-        p = torch.xpu.get_device_properties(0)
-        info.update(device_name=p.name, total_mem_bytes=getattr(p, "total_memory", None),
+        xp = torch.xpu.get_device_properties(0)
+        info.update(device_name=xp.name, total_mem_bytes=getattr(xp, "total_memory", None),
                     device_count=torch.xpu.device_count())
     elif plugin:
         api = plugin[1]

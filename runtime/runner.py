@@ -199,6 +199,7 @@ class Runner:
         events: dict[str, list[Any]] = {"cand": []}
         launch: dict[str, list[float]] = {"cand": []}
         try:
+            assert self.flush is not None  # made by time_prepare, which the judge sends first
             for _ in range(n):
                 _round([("cand", self.timed)], self.flush, events, cycles, launch)
             torch.cuda.synchronize()
@@ -224,6 +225,7 @@ class Runner:
             for s in seeds:
                 args = clone_args(self.timed.inputs)
                 perturb(args, s)
+                assert self.flush is not None  # time_prepare made it, as it made self.timed
                 self.flush.zero_()
                 torch.cuda.synchronize()
                 start = torch.cuda.Event(enable_timing=True)

@@ -113,11 +113,11 @@ def _triton_names() -> Iterator[set[str]]:
             names.add(name)
         return kernel
 
-    JITFunction.run = run  # type: ignore[method-assign]
+    JITFunction.run = run
     try:
         yield names
     finally:
-        JITFunction.run = launch  # type: ignore[method-assign]
+        JITFunction.run = launch
 
 
 # The kernel-sum leg: on one stream the device runs the call's work one kernel after another
@@ -172,8 +172,7 @@ def traced(fn: Callable[[], Any]) -> tuple[Any, list[Kernel], set[str], float]:
     elapsed time; a larger sum means device work the timed stream did not wait for (another
     stream, or work launched after the call returned)."""
     import torch
-    from torch.autograd import DeviceType
-    from torch.profiler import ProfilerActivity, profile
+    from torch.profiler import DeviceType, ProfilerActivity, profile
 
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     sentinel = torch.ones(1, device="cuda")

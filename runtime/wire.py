@@ -286,7 +286,8 @@ class _Files:
         return FILE_BYTES - self.used
 
     def _put(self, view: memoryview) -> list[list[int]]:
-        pieces, at = [], 0
+        pieces: list[list[int]] = []
+        at = 0
         while at < len(view) or not pieces:
             n = min(self._room(), len(view) - at)
             fd, off = self.fds[-1], self.used
@@ -303,7 +304,9 @@ class _Files:
 
     def write_tensor(self, raw: torch.Tensor) -> list[list[int]]:
         host = raw.cpu() if raw.device.type != "cpu" else raw
-        return self._put(memoryview(host.numpy()).cast("B"))
+        # ndarray.data is memoryview(ndarray); numpy's stubs type the buffer protocol of an
+        # ndarray only from Python 3.12 on, .data as a memoryview on every version.
+        return self._put(host.numpy().data.cast("B"))
 
     def close(self) -> None:
         for fd in self.fds:
@@ -385,7 +388,7 @@ class Channel:
         storages = []
         for p in places:
             host = torch.empty(sum(c[2] for c in p), dtype=torch.uint8)
-            view = memoryview(host.numpy()).cast("B")
+            view = host.numpy().data.cast("B")  # memoryview(ndarray), as in write_tensor
             at = 0
             for i, off, n in p:
                 done = 0

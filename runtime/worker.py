@@ -311,7 +311,7 @@ def _trace(e: BaseException, frames: int | None = _TRACE_FRAMES) -> str:
     """The last `frames` frames (all with None) outside the harness, then the exception."""
     if isinstance(e, RemoteError):
         return _cap(e.trace or "", _TRACE_CAP_BYTES, tail=True)
-    tb = traceback.extract_tb(e.__traceback__)
+    tb: list[traceback.FrameSummary] = traceback.extract_tb(e.__traceback__)
     own = [f for f in tb if not (f.filename.startswith(_RUNTIME_DIR + os.sep)
                                  or f.filename.startswith("<frozen importlib"))]
     tb = own or tb[-1:]
@@ -377,8 +377,8 @@ def parse_job(line: bytes) -> Job:
     """Validate and parse the job line; ValueError names the offending field."""
     try:
         obj = json.loads(line)
-    except ValueError as e:
-        raise ValueError(f"job: not JSON: {e}") from None
+    except ValueError as err:
+        raise ValueError(f"job: not JSON: {err}") from None
     if not isinstance(obj, dict) or obj.get("type") != "job":
         raise ValueError("job: expected an object of type 'job'")
     if _field(obj, "protocol", int, "job") != PROTOCOL:
@@ -642,7 +642,10 @@ class Evaluator:
         # A scalar op's one value is judged by its dependence on the inputs alone.
         if a.numel() == 0 or (a.numel() == 1 and self.job.kind != "scalar"):
             return CaseReport(case.id, "skipped", message="output too small to judge"), False
-        same = lambda x, y: bool(((x == y) | (x.isnan() & y.isnan())).all())  # noqa: E731
+
+        def same(x: torch.Tensor, y: torch.Tensor) -> bool:
+            return bool(((x == y) | (x.isnan() & y.isnan())).all())
+
         if a.numel() > 1 and same(a, a[:1].expand_as(a)):
             return CaseReport(case.id, "degenerate", message="constant output"), False
         # An output whose size changes with the data (boolean-mask indexing) depends on it.
@@ -1201,7 +1204,7 @@ def _autotune_first_config() -> None:
 
     def _bench(self: Autotuner, *args: Any, config: Any, **meta: Any) -> list[float]:
         return [0.0, 0.0, 0.0]
-    Autotuner._bench = _bench  # type: ignore[method-assign]
+    Autotuner._bench = _bench
 
 
 def setup_platform(platform: str, traces: bool = False) -> None:

@@ -61,7 +61,7 @@ if [ "$do_venv" = 1 ]; then
 	want=$(sha256sum requirements.txt | cut -d' ' -f1)
 	stamp=.venv/.kgb-requirements
 	if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-		echo "bootstrap: creating .venv (torch CPU, triton, numpy, pytest)" >&2
+		echo "bootstrap: creating .venv (torch CPU, triton, numpy, pytest, mypy)" >&2
 		[ -x .venv/bin/python ] || "$py" -m venv .venv
 		.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
 		echo "$want" >"$stamp"

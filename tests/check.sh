@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test suite (C units, Python runtime, CLI end to end, a short run of each fuzz
-# harness), each even if an earlier one failed, and closes with one "check: N passed, N failed"
-# line summing them.
+# Runs every test suite (C units, Python runtime, the runtime's types, CLI end to end, a short
+# run of each fuzz harness), each even if an earlier one failed, and closes with one
+# "check: N passed, N failed" line summing them.
 set -u
 cd "$(dirname "$0")/.."
 pass=0
@@ -26,6 +26,13 @@ suite() { # suite NAME COMMAND...: run, tee, and add its counts
 		p=$(grep -Eo '[0-9]+ passed' "$log" | tail -1 | grep -Eo '[0-9]+')
 		f=$(grep -Eo '[0-9]+ (failed|error)' "$log" | awk '{ s += $1 } END { print s + 0 }')
 		;;
+	types) # mypy's files: "Success: no issues found in N source files", or "Found E errors in
+		# F files (checked N source files)": F failed, N - F passed
+		p=$(sed -n 's/^Success: no issues found in \([0-9]*\) source files\{0,1\}$/\1/p' "$log")
+		f=$(sed -n 's/^Found [0-9]* errors\{0,1\} in \([0-9]*\) files\{0,1\} .*/\1/p' "$log")
+		n=$(sed -n 's/^Found .*(checked \([0-9]*\) source files\{0,1\})$/\1/p' "$log")
+		if [ -n "$f" ] && [ -n "$n" ]; then p=$((n - f)); fi
+		;;
 	cli | fuzz)
 		p=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p" "$log")
 		f=$(sed -n "s/^$name: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p" "$log")
@@ -41,6 +48,7 @@ suite() { # suite NAME COMMAND...: run, tee, and add its counts
 
 suite unit make --no-print-directory check-unit
 suite runtime env TRITON_INTERPRET=1 .venv/bin/python -m pytest -q tests/runtime
+suite types make --no-print-directory check-types
 suite cli make --no-print-directory check-cli
 suite fuzz make --no-print-directory check-fuzz
 echo "check: $pass passed, $fail failed"
