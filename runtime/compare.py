@@ -17,6 +17,7 @@ from typing import Any
 import torch
 
 from runtime.inputs import BuiltArg, storage_span, strip_bits
+from runtime.verdicts import Verdict
 
 __all__ = ["Result", "compare", "merge", "find_mutation", "aliases", "identical"]
 
@@ -28,7 +29,7 @@ _RANK = {"pass": 0, "mismatch": 1, "bad_output": 2}
 class Result:
     """Outcome of one comparison; `tol_use` is the largest err / (atol + rtol*|ref|)."""
 
-    verdict: str = "pass"  # pass, mismatch or bad_output
+    verdict: Verdict = "pass"  # pass, mismatch or bad_output
     max_abs_err: float = 0.0
     tol_use: float = 0.0
     bad: int = 0

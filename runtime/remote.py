@@ -17,6 +17,7 @@ import torch
 
 from runtime.inputs import BuiltArg, storage_span, strip_bits
 from runtime.wire import Body, Channel, Storages, WireError, decode_args, encode_args
+from runtime import verdicts
 
 __all__ = ["Remote", "RemoteError", "RunnerLost", "ReplayLost", "body_cap"]
 
@@ -109,8 +110,8 @@ class Remote:
             ms = h.get("import_ms")
             self.import_ms = float(ms) if isinstance(ms, (int, float)) else 0.0
             return None
-        if h.get("op") == "fatal" and h.get("verdict") in (
-                "syntax_error", "import_error", "missing_entry", "hack", "env_error"):
+        # Any verdict a fatal line may carry but the judge's own (a job it cannot read).
+        if h.get("op") == "fatal" and h.get("verdict") in verdicts.FATAL - {"protocol"}:
             return h
         raise self.lost("the runner neither loaded the candidate nor said why")
 

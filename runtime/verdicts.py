@@ -2,7 +2,7 @@
 scripts/gen-verdicts.sh: edit that file, then run `make runtime/verdicts.py`.
 """
 
-from typing import Final, Literal
+from typing import Final, Literal, cast
 
 PASS: Final = "pass"
 MISMATCH: Final = "mismatch"
@@ -61,3 +61,8 @@ TABLE: Final[dict[str, tuple[tuple[str, ...], str]]] = {
 }
 CASE: Final = frozenset(k for k, (lv, _) in TABLE.items() if "case" in lv)
 FATAL: Final = frozenset(k for k, (lv, _) in TABLE.items() if "fatal" in lv)
+
+
+def named(name: object) -> Verdict | None:
+    """The verdict called `name`, or None when the table has none of that name."""
+    return cast(Verdict, name) if isinstance(name, str) and name in TABLE else None

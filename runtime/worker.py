@@ -37,6 +37,7 @@ from runtime.ghost import POISONS
 from runtime.trace import judge as trace_judge
 from runtime.trace import Kernel, NotRecorded, kernel_sum_us, sum_judge
 from runtime.gpulock import GpuLock
+from runtime.verdicts import Verdict, named
 from runtime.gpulock import from_env as gpu_lock_from_env
 from runtime.guards import Finding, scan
 from runtime.kinds import (KINDS, Sample, format_mismatch, meta_compare, random_check,
@@ -161,7 +162,7 @@ class CaseReport:
 
     TYPE: ClassVar[str] = "case"
     id: int
-    verdict: str
+    verdict: Verdict
     max_abs_err: float | None = None
     tol_use: float | None = None
     base_tol_use: float | None = None
@@ -211,7 +212,7 @@ class CaseReport:
 class FatalReport:
     TYPE: ClassVar[str] = "fatal"
     stage: str  # job, setup, scan, load or entry
-    verdict: str  # protocol, env_error, syntax_error, import_error, hack or missing_entry
+    verdict: Verdict  # protocol, env_error, syntax_error, import_error, hack or missing_entry
     message: str
     trace: str | None = None
     layer: str | None = None  # the anti-hack layer of a hack verdict: L1
@@ -599,7 +600,7 @@ class Evaluator:
             self.compile_ms += ms
         return out, new_args, head
 
-    def _failed(self, case: CaseSpec, verdict: str, e: BaseException,
+    def _failed(self, case: CaseSpec, verdict: Verdict, e: BaseException,
                 prefix: str = "") -> tuple[CaseReport, bool]:
         """The report of a case that raised; an out-of-memory error is raised on to run(),
         which retries the case (_OOM_WAITS_S); a lost runner ends the job (main)."""
@@ -1281,7 +1282,7 @@ def _replay_remote(job: Job, device: torch.device) -> Remote | None:
 def _fatal_of(h: dict[str, Any]) -> FatalReport:
     """The runner's fatal record, as the judge passes it on (only failing verdicts reach
     here: Remote.load)."""
-    verdict = str(h["verdict"])
+    verdict = named(h["verdict"]) or "protocol"
     return FatalReport("entry" if verdict == "missing_entry" else "load", verdict,
                        _cap(str(h.get("message", ""))),
                        _cap(str(h["trace"]), _TRACE_CAP_BYTES, tail=True)

@@ -10,7 +10,7 @@ BEGIN {
 	print "scripts/gen-verdicts.sh: edit that file, then run `make runtime/verdicts.py`."
 	print "\"\"\""
 	print ""
-	print "from typing import Final, Literal"
+	print "from typing import Final, Literal, cast"
 	print ""
 }
 /^VERDICT\(/ {
@@ -45,4 +45,9 @@ END {
 	print "}"
 	print "CASE: Final = frozenset(k for k, (lv, _) in TABLE.items() if \"case\" in lv)"
 	print "FATAL: Final = frozenset(k for k, (lv, _) in TABLE.items() if \"fatal\" in lv)"
+	print ""
+	print ""
+	print "def named(name: object) -> Verdict | None:"
+	print "    \"\"\"The verdict called `name`, or None when the table has none of that name.\"\"\""
+	print "    return cast(Verdict, name) if isinstance(name, str) and name in TABLE else None"
 }' "$def"
