@@ -25,6 +25,8 @@
 #include "util/strbuf.h"
 
 #define CASES_MAX_PER_ENTRY 4096
+/* The most steps a pairwise cover may take to build (cover_pairwise_cost): about a second. */
+#define CASES_MAX_COVER_WORK 200000000
 /* Largest tensor a case may ask for, in elements (16 Gi): guards typos in task files. */
 #define CASES_MAX_NUMEL (1LL << 34)
 /* Regular cases of each entry that CASES_HELDOUT repeats with a held-out seed. */

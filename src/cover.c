@@ -1,6 +1,7 @@
 #include "cover.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,4 +128,35 @@ size_t cover_pairwise(const size_t *len, size_t nr, size_t **ret_rows)
 	free(set);
 	*ret_rows = rows;
 	return nrows;
+}
+
+/* a * b, or SIZE_MAX when it does not fit. */
+static size_t mul_sat(size_t a, size_t b)
+{
+	return a && b > SIZE_MAX / a ? SIZE_MAX : a * b;
+}
+
+static size_t add_sat(size_t a, size_t b)
+{
+	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+void cover_pairwise_cost(const size_t *len, size_t nr, size_t *ret_min_rows, size_t *ret_work)
+{
+	size_t first = 0, second = 0, pairs = 0, per_row;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (len[i] > first) {
+			second = first;
+			first = len[i];
+		} else if (len[i] > second) {
+			second = len[i];
+		}
+		for (size_t j = i + 1; j < nr; j++)
+			pairs = add_sat(pairs, mul_sat(len[i], len[j]));
+	}
+	*ret_min_rows = nr < 2 ? (nr ? first : 1) : mul_sat(first, second);
+	/* Per row: the scan for an uncovered pair, then each axis's values against every axis. */
+	per_row = add_sat(pairs, mul_sat(mul_sat(nr, nr), first));
+	*ret_work = mul_sat(*ret_min_rows, per_row);
 }

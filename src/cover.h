@@ -17,5 +17,13 @@
  * row; an axis with no values gives no rows. Returns the number of rows.
  */
 size_t cover_pairwise(const size_t *len, size_t nr, size_t **ret_rows);
+/*
+ * What cover_pairwise() would cost, known before it runs (its time grows as rows x axes^2 x
+ * values, and a hostile grid of two 1,000-value axes ran for minutes): *ret_min_rows, the
+ * fewest rows any pairwise cover has (the two largest axes' product: each of their pairs needs
+ * a row of its own), and *ret_work, an upper bound on the steps of building one with that many
+ * rows. Both saturate at SIZE_MAX.
+ */
+void cover_pairwise_cost(const size_t *len, size_t nr, size_t *ret_min_rows, size_t *ret_work);
 
 #endif

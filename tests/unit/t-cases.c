@@ -539,6 +539,67 @@ static void test_too_many_cases(void **state)
 	}
 }
 
+/* A pairwise-covered spec: value arguments a0.. over axes of `values` values each. */
+static char *cover_grid_of(size_t naxes, size_t values)
+{
+	json_t *spec = unit_json(ONE_ENTRY("", ", 'cover': 'pairwise', 'axes': {}"));
+	json_t *e = json_array_get(json_object_get(spec, "entries"), 0);
+	json_t *args = json_object_get(e, "args"), *axes = json_object_get(e, "axes");
+	char *text;
+
+	for (size_t k = 0; k < naxes; k++) {
+		char name[24], ref[26];
+		json_t *vals = json_array();
+
+		snprintf(name, sizeof(name), "a%zu", k);
+		snprintf(ref, sizeof(ref), "$a%zu", k);
+		json_array_append_new(args, json_pack("{s:s, s:s}", "name", name, "value", ref));
+		for (size_t v = 0; v < values; v++)
+			json_array_append_new(vals, json_integer((json_int_t)v));
+		json_object_set_new(axes, name, vals);
+	}
+	text = json_dumps(spec, JSON_COMPACT);
+	json_decref(spec);
+	return text;
+}
+
+/*
+ * A covering array too large to build is refused before it is built (issue 36: two 1,000-value
+ * axes ran for minutes, 40,000 values took 1.6 GB): by its least row count, or by its cost.
+ */
+static void test_cover_refused_before_built(void **state)
+{
+	static const struct {
+		size_t naxes, values;
+		int want;
+		const char *msg;
+	} rows[] = {
+		{4, 16, 0, NULL},
+		{2, 1000, -E2BIG, "more than 4096 cases even when covering pairs (its two largest "
+				  "axes alone need 1000000)"},
+		{2, 40000, -E2BIG, "its two largest axes alone need 1600000000"},
+		{64, 64, -E2BIG, "covering the pairs of 64 axes would take about"},
+	};
+	struct unit_fx *fx = *state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		char *spec = cover_grid_of(rows[i].naxes, rows[i].values);
+		const struct task *t = unit_fx_load(fx, spec);
+		struct case_list l = {0};
+		struct strbuf err = STRBUF_INIT;
+		int r = cases_generate(t, false, 0, &l, &err);
+
+		print_message("%zu axes of %zu values: %d %s\n", rows[i].naxes, rows[i].values, r,
+			      err.buf);
+		assert_int_equal(r, rows[i].want);
+		if (rows[i].msg)
+			assert_contains(err.buf, rows[i].msg);
+		case_list_release(&l);
+		strbuf_release(&err);
+		free(spec);
+	}
+}
+
 /* Tensor x over $shape and $dtype with these axes; int8 tensor x with one more field. */
 #define X_AXES(axes) ONE_ENTRY(X_SHAPE_DTYPE, ", 'axes': {" axes "}")
 #define X_FIELD(field, axes)                                                                    \
@@ -792,6 +853,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_axes_summary),
 	unit_test_fx(test_optional_arguments),
 	unit_test_fx(test_pairwise_cover),
+	unit_test_fx(test_cover_refused_before_built),
 	unit_test_fx(test_nonfinite_and_memory_format),
 };
 

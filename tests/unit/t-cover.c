@@ -70,7 +70,32 @@ static void test_edges_and_determinism(void **state)
 	free(b);
 }
 
+/* The cost is known before building: the least rows, and a bound that grows with the grid. */
+static void test_cost(void **state)
+{
+	size_t two[] = {1000, 1000}, three[] = {6, 4, 3}, one[] = {9}, huge[] = {SIZE_MAX, 2, 3};
+	size_t rows, work, w_small, w_big, many[64];
+
+	(void)state;
+	cover_pairwise_cost(two, 2, &rows, &work);
+	assert_int_equal(rows, 1000000);
+	cover_pairwise_cost(three, 3, &rows, &w_small);
+	assert_int_equal(rows, 24); /* 6 * 4 */
+	cover_pairwise_cost(one, 1, &rows, &work);
+	assert_int_equal(rows, 9);
+	cover_pairwise_cost(NULL, 0, &rows, &work);
+	assert_int_equal(rows, 1);
+	cover_pairwise_cost(huge, 3, &rows, &work); /* saturates, never wraps */
+	assert_true(rows == SIZE_MAX && work == SIZE_MAX);
+	for (size_t i = 0; i < 64; i++)
+		many[i] = 64;
+	cover_pairwise_cost(many, 64, &rows, &w_big);
+	assert_int_equal(rows, 4096);
+	assert_true(w_big > 1000 * w_small);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_cost),
 	cmocka_unit_test(test_covers_every_pair),
 	cmocka_unit_test(test_edges_and_determinism),
 };
