@@ -187,6 +187,162 @@ static int count_changes(struct report_method *m, size_t k, size_t counts[4], bo
 	return 0;
 }
 
+/* One row per task: the reference's tasks, then those only the others have. */
+static int print_rows(const struct column *cols, size_t ncol, struct report_method *m,
+		      bool json, struct strbuf *err)
+{
+	for (size_t c = 0; c < ncol; c++) {
+		for (size_t i = 0; i < cols[c].nr; i++) {
+			const struct store_eval *e = &cols[c].evals[i];
+			bool seen = false;
+
+			for (size_t p = 0; p < c && !seen; p++)
+				seen = find(&cols[p], e->source, e->task) != NULL;
+			if (seen)
+				continue;
+			if (json) {
+				json_t *o = json_pack("{s:s, s:s, s:s}", "schema", "kgb.compare.v1",
+						      "task", e->task, "source", e->source);
+				json_t *by = json_array();
+				char *s;
+
+				for (size_t k = 0; k < ncol; k++) {
+					const struct store_eval *x = find(&cols[k], e->source, e->task);
+
+					struct report_side sa, sb;
+					struct report_delta d;
+					json_t *bo = json_pack(
+						"{s:s, s:I, s:s?, s:o}", "platform", cols[k].label,
+						"run", (json_int_t)cols[k].run_id, "verdict",
+						x ? x->verdict : NULL, "speedup",
+						x && isfinite(x->speedup) ? json_real(x->speedup)
+									  : json_null());
+
+					if (delta_of(m, k, e->source, e->task, &sa, &sb, &d,
+						     err) < 0) {
+						json_decref(bo);
+						json_decref(by);
+						json_decref(o);
+						return -EINVAL;
+					}
+					json_object_set_new(bo, "speedup_ci95",
+							    ci_json(sb.ci_lo, sb.ci_hi));
+					if (k)
+						change_json(bo, &d);
+					json_array_append_new(by, bo);
+				}
+				json_object_set_new(o, "by_platform", by);
+				s = json_dumps(o, JSON_COMPACT);
+				printf("%s\n", s);
+				free(s);
+				json_decref(o);
+			} else {
+				char name[64];
+
+				snprintf(name, sizeof(name), "%s/%s", e->source, e->task);
+				printf("%-36s", name);
+				for (size_t k = 0; k < ncol; k++) {
+					char cs[40];
+
+					cell(find(&cols[k], e->source, e->task), cs, sizeof(cs));
+					printf(" %-22s", cs);
+				}
+				printf("\n");
+			}
+		}
+	}
+	return 0;
+}
+
+/* Per column: of the reference's passing tasks, how many pass here; speedup ratios. */
+static int print_summaries(const struct column *cols, size_t ncol, struct report_method *m,
+			   bool json, struct strbuf *err)
+{
+	if (!json)
+		printf("\n");
+	for (size_t k = 0; k < ncol; k++) {
+		size_t ref_pass = 0, both = 0, pass = 0, nsp = 0;
+		double *sp = xcalloc(cols[0].nr + 1, sizeof(double));
+
+		for (size_t i = 0; i < cols[k].nr; i++)
+			pass += verdict_is_pass(cols[k].evals[i].verdict);
+		for (size_t i = 0; i < cols[0].nr; i++) {
+			const struct store_eval *r0 = &cols[0].evals[i];
+			const struct store_eval *x = find(&cols[k], r0->source, r0->task);
+
+			if (!x || !verdict_is_pass(r0->verdict))
+				continue;
+			ref_pass++;
+			if (verdict_is_pass(x->verdict)) {
+				both++;
+				if (isfinite(x->speedup) && isfinite(r0->speedup) && r0->speedup > 0)
+					sp[nsp++] = x->speedup / r0->speedup;
+			}
+		}
+		if (json) {
+			json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "schema",
+					      "kgb.compare.summary.v1", "platform", cols[k].label,
+					      "run", (json_int_t)cols[k].run_id, "tasks",
+					      (json_int_t)cols[k].nr, "pass", (json_int_t)pass,
+					      "reference_pass_present", (json_int_t)ref_pass,
+					      "still_pass", (json_int_t)both);
+			double g = stats_geomean(sp, nsp);
+			char *s;
+
+			json_object_set_new(o, "retained",
+					    ref_pass ? json_real((double)both / ref_pass) : json_null());
+			json_object_set_new(o, "speedup_ratio_geomean",
+					    isfinite(g) ? json_real(g) : json_null());
+			if (k) {
+				size_t cnt[4];
+
+				if (count_changes(m, k, cnt, false, err) < 0) {
+					json_decref(o);
+					free(sp);
+					return -EINVAL;
+				}
+				counts_json(o, cnt);
+			}
+			s = json_dumps(o, JSON_COMPACT);
+			printf("%s\n", s);
+			free(s);
+			json_decref(o);
+		} else {
+			double g = stats_geomean(sp, nsp);
+
+			printf("%-18s run %-4lld pass %zu/%zu", cols[k].label, cols[k].run_id, pass,
+			       cols[k].nr);
+			if (k && ref_pass)
+				printf("; of the %zu tasks passing on %s and run here, %zu pass (%.1f%% "
+				       "retained)", ref_pass, cols[0].label, both,
+				       100.0 * (double)both / (double)ref_pass);
+			if (k && isfinite(g))
+				printf("; speedup relative to %s: geomean %.3fx over %zu tasks",
+				       cols[0].label, g, nsp);
+			printf("\n");
+		}
+		free(sp);
+	}
+	return 0;
+}
+
+/* What got better or worse against the first run, per task (report_runs.h). */
+static int print_changes(size_t ncol, struct report_method *m, struct strbuf *err)
+{
+	for (size_t k = 1; k < ncol; k++) {
+		size_t cnt[4];
+
+		printf("\nchanges of %s on %s (%s:%lld) against %s on %s (%s:%lld):\n", m[k].label,
+		       m[k].platform, m[k].store_path, m[k].run_id, m[0].label, m[0].platform,
+		       m[0].store_path, m[0].run_id);
+		if (count_changes(m, k, cnt, true, err) < 0)
+			return -EINVAL;
+		printf("  %zu better (%zu significant), %zu worse (%zu significant)\n",
+		       cnt[0] + cnt[1], cnt[1], cnt[2] + cnt[3], cnt[3]);
+	}
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx)
 {
 	struct column cols[COMPARE_MAX_RUNS] = {0};
@@ -244,145 +400,10 @@ int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx)
 		}
 		printf("\n");
 	}
-	/* Rows: the reference's tasks, then those only the others have. */
-	for (size_t c = 0; c < ncol; c++) {
-		for (size_t i = 0; i < cols[c].nr; i++) {
-			const struct store_eval *e = &cols[c].evals[i];
-			bool seen = false;
-
-			for (size_t p = 0; p < c && !seen; p++)
-				seen = find(&cols[p], e->source, e->task) != NULL;
-			if (seen)
-				continue;
-			if (json) {
-				json_t *o = json_pack("{s:s, s:s, s:s}", "schema", "kgb.compare.v1",
-						      "task", e->task, "source", e->source);
-				json_t *by = json_array();
-				char *s;
-
-				for (size_t k = 0; k < ncol; k++) {
-					const struct store_eval *x = find(&cols[k], e->source, e->task);
-
-					struct report_side sa, sb;
-					struct report_delta d;
-					json_t *bo = json_pack(
-						"{s:s, s:I, s:s?, s:o}", "platform", cols[k].label,
-						"run", (json_int_t)cols[k].run_id, "verdict",
-						x ? x->verdict : NULL, "speedup",
-						x && isfinite(x->speedup) ? json_real(x->speedup)
-									  : json_null());
-
-					if (delta_of(m, k, e->source, e->task, &sa, &sb, &d,
-						     &err) < 0) {
-						json_decref(bo);
-						json_decref(by);
-						json_decref(o);
-						goto fail;
-					}
-					json_object_set_new(bo, "speedup_ci95",
-							    ci_json(sb.ci_lo, sb.ci_hi));
-					if (k)
-						change_json(bo, &d);
-					json_array_append_new(by, bo);
-				}
-				json_object_set_new(o, "by_platform", by);
-				s = json_dumps(o, JSON_COMPACT);
-				printf("%s\n", s);
-				free(s);
-				json_decref(o);
-			} else {
-				char name[64];
-
-				snprintf(name, sizeof(name), "%s/%s", e->source, e->task);
-				printf("%-36s", name);
-				for (size_t k = 0; k < ncol; k++) {
-					char cs[40];
-
-					cell(find(&cols[k], e->source, e->task), cs, sizeof(cs));
-					printf(" %-22s", cs);
-				}
-				printf("\n");
-			}
-		}
-	}
-	/* Per column: of the reference's passing tasks, how many pass here; speedup ratios. */
-	if (!json)
-		printf("\n");
-	for (size_t k = 0; k < ncol; k++) {
-		size_t ref_pass = 0, both = 0, pass = 0, nsp = 0;
-		double *sp = xcalloc(cols[0].nr + 1, sizeof(double));
-
-		for (size_t i = 0; i < cols[k].nr; i++)
-			pass += verdict_is_pass(cols[k].evals[i].verdict);
-		for (size_t i = 0; i < cols[0].nr; i++) {
-			const struct store_eval *r0 = &cols[0].evals[i];
-			const struct store_eval *x = find(&cols[k], r0->source, r0->task);
-
-			if (!x || !verdict_is_pass(r0->verdict))
-				continue;
-			ref_pass++;
-			if (verdict_is_pass(x->verdict)) {
-				both++;
-				if (isfinite(x->speedup) && isfinite(r0->speedup) && r0->speedup > 0)
-					sp[nsp++] = x->speedup / r0->speedup;
-			}
-		}
-		if (json) {
-			json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "schema",
-					      "kgb.compare.summary.v1", "platform", cols[k].label,
-					      "run", (json_int_t)cols[k].run_id, "tasks",
-					      (json_int_t)cols[k].nr, "pass", (json_int_t)pass,
-					      "reference_pass_present", (json_int_t)ref_pass,
-					      "still_pass", (json_int_t)both);
-			double g = stats_geomean(sp, nsp);
-			char *s;
-
-			json_object_set_new(o, "retained",
-					    ref_pass ? json_real((double)both / ref_pass) : json_null());
-			json_object_set_new(o, "speedup_ratio_geomean",
-					    isfinite(g) ? json_real(g) : json_null());
-			if (k) {
-				size_t cnt[4];
-
-				if (count_changes(m, k, cnt, false, &err) < 0) {
-					json_decref(o);
-					free(sp);
-					goto fail;
-				}
-				counts_json(o, cnt);
-			}
-			s = json_dumps(o, JSON_COMPACT);
-			printf("%s\n", s);
-			free(s);
-			json_decref(o);
-		} else {
-			double g = stats_geomean(sp, nsp);
-
-			printf("%-18s run %-4lld pass %zu/%zu", cols[k].label, cols[k].run_id, pass,
-			       cols[k].nr);
-			if (k && ref_pass)
-				printf("; of the %zu tasks passing on %s and run here, %zu pass (%.1f%% "
-				       "retained)", ref_pass, cols[0].label, both,
-				       100.0 * (double)both / (double)ref_pass);
-			if (k && isfinite(g))
-				printf("; speedup relative to %s: geomean %.3fx over %zu tasks",
-				       cols[0].label, g, nsp);
-			printf("\n");
-		}
-		free(sp);
-	}
-	/* What got better or worse against the first run, per task (report_runs.h). */
-	for (size_t k = 1; k < ncol && !json; k++) {
-		size_t cnt[4];
-
-		printf("\nchanges of %s on %s (%s:%lld) against %s on %s (%s:%lld):\n", m[k].label,
-		       m[k].platform, m[k].store_path, m[k].run_id, m[0].label, m[0].platform,
-		       m[0].store_path, m[0].run_id);
-		if (count_changes(m, k, cnt, true, &err) < 0)
-			goto fail;
-		printf("  %zu better (%zu significant), %zu worse (%zu significant)\n",
-		       cnt[0] + cnt[1], cnt[1], cnt[2] + cnt[3], cnt[3]);
-	}
+	if (print_rows(cols, ncol, m, json, &err) < 0 ||
+	    print_summaries(cols, ncol, m, json, &err) < 0 ||
+	    (!json && print_changes(ncol, m, &err) < 0))
+		goto fail;
 	goto out;
 fail:
 	fprintf(stderr, "kgb compare: %s\n", err.buf);
