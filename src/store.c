@@ -1162,65 +1162,50 @@ static bool src_has_table(struct store *s, const char *name)
 	       n;
 }
 
-int store_merge(struct store *s, const char *src_path, const char *label,
-		struct store_merge_stats *stats, struct strbuf *err)
+/* Whether the attached source (src) is a kgb store of this schema: 0 or -EPROTO. */
+static int merge_check_source(struct store *s, const char *src_path, struct strbuf *err)
 {
-	struct strbuf cmd = STRBUF_INIT, gen_cmd = STRBUF_INIT;
-	struct store_merge_stats add = {0};
-	const char *v[2];
 	long long n = 0;
-	char ts[32];
+	const char *none[1] = {NULL};
+	long long tables = 0;
+
+	if (query_ll(s->db,
+		     "SELECT count(*) FROM src.sqlite_master WHERE type = 'table' AND name IN"
+		     " ('meta', 'runs', 'evaluations', 'cases', 'run_evals')",
+		     none, 0, &tables) < 0 ||
+	    tables != 5 ||
+	    query_ll(s->db, "SELECT value FROM src.meta WHERE key = 'schema'", none, 0, &n) <
+		    0 ||
+	    n != STORE_SCHEMA_VERSION) {
+		strbuf_addf(err, "'%s' is not a kgb store of schema %d", src_path,
+			    STORE_SCHEMA_VERSION);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/*
+ * The evaluations, their cases and links, and the ceilings of the attached source, into one
+ * merged run per platform (its command `cmd`, started at ts); counts added to *add.
+ */
+static int merge_evaluations(struct store *s, const char *cmd, const char *ts,
+			     struct store_merge_stats *add, struct strbuf *err)
+{
 	int r;
 
-	if (!path_is_file(src_path)) {
-		strbuf_addf(err, "shard store '%s': no such file", src_path);
-		return -ENOENT;
-	}
-	strbuf_addf(&cmd, "kgb merge --label %s", label);
-	strbuf_addf(&gen_cmd, "kgb merge --label %s (generate)", label);
-	now_iso(ts);
-	v[0] = src_path;
-	/* ATTACH takes the file name as a bound value: no quoting of paths. */
-	r = exec_texts(s, "ATTACH DATABASE ? AS src", "attaching the shard store", v, 1, err);
-	if (r < 0)
-		goto out_nodetach;
-	{
-		const char *none[1] = {NULL};
-		long long tables = 0;
-
-		if (query_ll(s->db,
-			     "SELECT count(*) FROM src.sqlite_master WHERE type = 'table' AND name IN"
-			     " ('meta', 'runs', 'evaluations', 'cases', 'run_evals')",
-			     none, 0, &tables) < 0 ||
-		    tables != 5 ||
-		    query_ll(s->db, "SELECT value FROM src.meta WHERE key = 'schema'", none, 0, &n) <
-			    0 ||
-		    n != STORE_SCHEMA_VERSION) {
-			strbuf_addf(err, "'%s' is not a kgb store of schema %d", src_path,
-				    STORE_SCHEMA_VERSION);
-			r = -EPROTO;
-			goto out;
-		}
-	}
-	r = exec_sql(s, "BEGIN IMMEDIATE;", err);
-	if (r < 0)
-		goto out;
-	v[0] = cmd.buf;
-	v[1] = ts;
 	if ((r = query_ll(s->db,
 			  "SELECT count(*) FROM src.evaluations x JOIN main.evaluations d"
 			  " ON d.key = x.key",
-			  NULL, 0, &add.evaluations_known)) < 0 ||
+			  NULL, 0, &add->evaluations_known)) < 0 ||
 	    (r = query_ll(s->db,
 			  "SELECT count(*) FROM src.evaluations x JOIN main.evaluations d"
 			  " ON d.key = x.key WHERE d.verdict IS NOT x.verdict",
-			  NULL, 0, &add.conflicts)) < 0) {
-		r = db_err(s, err, "merging");
-		goto rollback;
+			  NULL, 0, &add->conflicts)) < 0) {
+		return db_err(s, err, "merging");
 	}
 	/* One merged run per platform of the linked evaluations, made on first use. */
 	{
-		const char *rv[] = {ts, cmd.buf, cmd.buf};
+		const char *rv[] = {ts, cmd, cmd};
 
 		r = merge_exec(s,
 			       "INSERT INTO main.runs(started_at, platform, harness, command, env)"
@@ -1233,7 +1218,7 @@ int store_merge(struct store *s, const char *src_path, const char *label,
 			       "  AND m.platform = r.platform)",
 			       rv, ARRAY_SIZE(rv), NULL, err);
 		if (r < 0)
-			goto rollback;
+			return r;
 	}
 	if ((r = exec_sql(s,
 			  "CREATE TEMP TABLE IF NOT EXISTS merge_new(key TEXT PRIMARY KEY);"
@@ -1241,28 +1226,28 @@ int store_merge(struct store *s, const char *src_path, const char *label,
 			  "INSERT INTO merge_new SELECT key FROM src.evaluations x WHERE NOT EXISTS"
 			  " (SELECT 1 FROM main.evaluations d WHERE d.key = x.key);",
 			  err)) < 0)
-		goto rollback;
+		return r;
 	{
-		const char *ev[] = {cmd.buf};
+		const char *ev[] = {cmd};
 
 		r = merge_exec(s,
 			       "INSERT INTO main.evaluations(" EVAL_COLUMNS ", created_at, run_id)"
 			       " SELECT " EVAL_COLUMNS ", created_at, (SELECT m.id FROM main.runs m"
 			       "  WHERE m.command = ?1 AND m.platform = x.platform)"
 			       " FROM src.evaluations x WHERE x.key IN (SELECT key FROM merge_new)",
-			       ev, ARRAY_SIZE(ev), &add.evaluations_added, err);
+			       ev, ARRAY_SIZE(ev), &add->evaluations_added, err);
 		if (r < 0)
-			goto rollback;
+			return r;
 	}
 	r = merge_exec(s,
 		       "INSERT OR IGNORE INTO main.cases(" MERGE_CASE_COLUMNS ") SELECT "
 		       MERGE_CASE_COLUMNS " FROM src.cases WHERE eval_key IN"
 		       " (SELECT key FROM merge_new)",
-		       NULL, 0, &add.cases_added, err);
+		       NULL, 0, &add->cases_added, err);
 	if (r < 0)
-		goto rollback;
+		return r;
 	{
-		const char *lv[] = {cmd.buf};
+		const char *lv[] = {cmd};
 
 		/* Every candidate was evaluated by a shard of this run: none is "reused" here. */
 		r = merge_exec(s,
@@ -1281,43 +1266,80 @@ int store_merge(struct store *s, const char *src_path, const char *label,
 			       " candidate_path = excluded.candidate_path, eval_key = excluded.eval_key"
 			       " WHERE eval_key IS NOT excluded.eval_key"
 			       " OR candidate_path IS NOT excluded.candidate_path",
-			       lv, ARRAY_SIZE(lv), &add.links_added, err);
+			       lv, ARRAY_SIZE(lv), &add->links_added, err);
 		if (r < 0)
-			goto rollback;
+			return r;
 	}
 	if (src_has_table(s, "ceilings")) {
 		r = merge_exec(s, "INSERT OR IGNORE INTO main.ceilings SELECT * FROM src.ceilings",
-			       NULL, 0, &add.ceilings_added, err);
+			       NULL, 0, &add->ceilings_added, err);
 		if (r < 0)
-			goto rollback;
+			return r;
 	}
-	/*
-	 * `kgb generate` shards: the requests of the latest finished generate run of each
-	 * platform go to one generate run of the destination per platform, the run whose command
-	 * is "kgb merge --label <label> (generate)"; a row already there is kept.
-	 */
-	if (src_has_table(s, "generations")) {
-		const char *rv[] = {ts, gen_cmd.buf, gen_cmd.buf};
-		const char *gv[] = {gen_cmd.buf};
+	return 0;
+}
 
-		r = merge_exec(s,
-			       "INSERT INTO main.runs(started_at, platform, harness, command, env)"
-			       " SELECT ?1, r.platform, r.harness, ?2, r.env FROM src.runs r"
-			       " WHERE r.id = " MERGE_GEN_LATEST
-			       " AND NOT EXISTS (SELECT 1 FROM main.runs m WHERE m.command = ?3"
-			       "  AND m.platform = r.platform)",
-			       rv, ARRAY_SIZE(rv), NULL, err);
-		if (r == 0)
-			r = merge_exec(s,
-				       "INSERT OR IGNORE INTO main.generations(run_id, "
-				       MERGE_GEN_COLUMNS ") SELECT m.id, " MERGE_GEN_COLUMNS
-				       " FROM src.generations g JOIN src.runs r ON r.id = g.run_id"
-				       " JOIN main.runs m ON m.command = ?1 AND m.platform = r.platform"
-				       " WHERE r.id = " MERGE_GEN_LATEST,
-				       gv, ARRAY_SIZE(gv), &add.generations_added, err);
-		if (r < 0)
-			goto rollback;
+/*
+ * `kgb generate` shards: the requests of the latest finished generate run of each platform go
+ * to one generate run of the destination per platform, the run whose command is gen_cmd
+ * ("kgb merge --label <label> (generate)"); a row already there is kept.
+ */
+static int merge_generations(struct store *s, const char *gen_cmd, const char *ts,
+			     struct store_merge_stats *add, struct strbuf *err)
+{
+	const char *rv[] = {ts, gen_cmd, gen_cmd};
+	const char *gv[] = {gen_cmd};
+	int r;
+
+	if (!src_has_table(s, "generations"))
+		return 0;
+	r = merge_exec(s,
+		       "INSERT INTO main.runs(started_at, platform, harness, command, env)"
+		       " SELECT ?1, r.platform, r.harness, ?2, r.env FROM src.runs r"
+		       " WHERE r.id = " MERGE_GEN_LATEST
+		       " AND NOT EXISTS (SELECT 1 FROM main.runs m WHERE m.command = ?3"
+		       "  AND m.platform = r.platform)",
+		       rv, ARRAY_SIZE(rv), NULL, err);
+	if (r < 0)
+		return r;
+	return merge_exec(s,
+			  "INSERT OR IGNORE INTO main.generations(run_id, " MERGE_GEN_COLUMNS
+			  ") SELECT m.id, " MERGE_GEN_COLUMNS
+			  " FROM src.generations g JOIN src.runs r ON r.id = g.run_id"
+			  " JOIN main.runs m ON m.command = ?1 AND m.platform = r.platform"
+			  " WHERE r.id = " MERGE_GEN_LATEST,
+			  gv, ARRAY_SIZE(gv), &add->generations_added, err);
+}
+
+int store_merge(struct store *s, const char *src_path, const char *label,
+		struct store_merge_stats *stats, struct strbuf *err)
+{
+	struct strbuf cmd = STRBUF_INIT, gen_cmd = STRBUF_INIT;
+	struct store_merge_stats add = {0};
+	const char *v[2];
+	char ts[32];
+	int r;
+
+	if (!path_is_file(src_path)) {
+		strbuf_addf(err, "shard store '%s': no such file", src_path);
+		return -ENOENT;
 	}
+	strbuf_addf(&cmd, "kgb merge --label %s", label);
+	strbuf_addf(&gen_cmd, "kgb merge --label %s (generate)", label);
+	now_iso(ts);
+	v[0] = src_path;
+	/* ATTACH takes the file name as a bound value: no quoting of paths. */
+	r = exec_texts(s, "ATTACH DATABASE ? AS src", "attaching the shard store", v, 1, err);
+	if (r < 0)
+		goto out_nodetach;
+	if ((r = merge_check_source(s, src_path, err)) < 0)
+		goto out;
+	r = exec_sql(s, "BEGIN IMMEDIATE;", err);
+	if (r < 0)
+		goto out;
+	if ((r = merge_evaluations(s, cmd.buf, ts, &add, err)) < 0 ||
+	    (r = merge_generations(s, gen_cmd.buf, ts, &add, err)) < 0)
+		goto rollback;
 	{
 		const char *fv[] = {ts, cmd.buf, gen_cmd.buf};
 
