@@ -527,6 +527,139 @@ static void check_refs(struct vctx *v, const char *path, struct task_entry *e)
 	json_decref(refs);
 }
 
+/* entries[i].heldout (`where`): the task's held-out axes the entry has, then its own. */
+static void check_entry_heldout(struct vctx *v, const char *where, struct task *t,
+				struct task_entry *e, json_t *j)
+{
+	/*
+	 * The task's held-out axes apply to every entry that has them; the entry's own
+	 * replace them.
+	 */
+	json_t *over = json_object(), *th = json_object_get(t->spec, "heldout");
+	const char *hk;
+	json_t *hv;
+
+	if (json_is_object(th))
+		json_object_foreach(th, hk, hv) {
+			if (json_object_get(e->axes, hk))
+				json_object_set(over, hk, hv);
+		}
+	if (json_is_object(json_object_get(j, "heldout")))
+		json_object_foreach(json_object_get(j, "heldout"), hk, hv) {
+			if (!json_object_get(e->axes, hk))
+				verr(v, where,
+				     "heldout axis '%s' is not an axis of the entry", hk);
+			json_object_set(over, hk, hv);
+		}
+	if (json_object_size(over)) {
+		e->heldout_axes = merge_axes(e->axes, over);
+		e->heldout_over = over;
+	} else {
+		json_decref(over);
+	}
+}
+
+/* An entry's mutates, returns and reference_precision (`where`: "entries[i]"). */
+static void check_entry_outputs(struct vctx *v, const char *where, struct task_entry *e,
+				json_t *j, json_t *arg_names)
+{
+	json_t *x;
+
+	x = json_object_get(j, "mutates");
+	if (x) {
+		size_t i;
+		json_t *m;
+
+		if (!json_is_array(x))
+			verr(v, where, "'mutates': expected a list of argument names");
+		else
+			json_array_foreach(x, i, m) {
+				if (!json_is_string(m) || !json_object_get(arg_names, json_string_value(m)))
+					verr(v, where, "'mutates'[%zu]: expected the name of an argument", i);
+			}
+		e->mutates = json_incref(x);
+	} else {
+		e->mutates = json_array();
+	}
+	x = json_object_get(j, "returns");
+	e->returns = json_string("value");
+	if (x) {
+		bool ok = json_is_string(x) && (!strcmp(json_string_value(x), "value") ||
+						!strcmp(json_string_value(x), "none") ||
+						json_object_get(arg_names, json_string_value(x)));
+
+		if (json_is_array(x) && json_array_size(x)) {
+			size_t i;
+			json_t *r;
+
+			ok = true;
+			json_array_foreach(x, i, r) ok &= json_is_string(r) &&
+						      json_object_get(arg_names, json_string_value(r));
+		}
+		if (!ok)
+			verr(v, where, "'returns': expected \"value\", \"none\", an argument name or a list of argument names");
+		else {
+			json_decref(e->returns);
+			e->returns = json_incref(x);
+		}
+	}
+	x = json_object_get(j, "reference_precision");
+	if (x) {
+		if (!json_is_string(x) || (strcmp(json_string_value(x), "float64") &&
+					   strcmp(json_string_value(x), "native")))
+			verr(v, where, "'reference_precision': expected \"float64\" or \"native\"");
+		else
+			e->reference_precision = json_string_value(x);
+	}
+}
+
+/* An entry's cost and tolerance expressions and multipliers (`where`: "entries[i]"). */
+static void check_entry_numbers(struct vctx *v, const char *where, struct task_entry *e,
+				json_t *j)
+{
+	struct strbuf q = STRBUF_INIT;
+	json_t *x;
+
+	e->reduce = json_object_get(j, "reduce");
+	e->scale = json_object_get(j, "scale");
+	e->bytes = json_object_get(j, "bytes");
+	e->flops = json_object_get(j, "flops");
+	e->out_dtype = json_object_get(j, "out_dtype");
+	{
+		const char *names[] = {"reduce", "scale", "bytes", "flops"};
+		json_t *vals[] = {e->reduce, e->scale, e->bytes, e->flops};
+
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+			strbuf_reset(&q);
+			strbuf_addf(&q, "%s.%s", where, names[i]);
+			check_number_or_expr(v, q.buf, vals[i]);
+		}
+		strbuf_reset(&q);
+		strbuf_addf(&q, "%s.out_dtype", where);
+		check_enum_or_expr(v, q.buf, e->out_dtype, dtypes, "a dtype name");
+	}
+	x = json_object_get(j, "tolerance");
+	if (x) {
+		const char *tk;
+		json_t *tv;
+
+		if (!json_is_object(x))
+			verr(v, where, "'tolerance': expected an object {\"atol\": m, \"rtol\": m}");
+		else
+			json_object_foreach(x, tk, tv) {
+				if (strcmp(tk, "atol") && strcmp(tk, "rtol"))
+					verr(v, where, "'tolerance': unknown field '%s'", tk);
+				else if (!json_is_number(tv) || json_number_value(tv) <= 0)
+					verr(v, where, "'tolerance.%s': expected a positive number", tk);
+				else if (!strcmp(tk, "atol"))
+					e->atol_mult = json_number_value(tv);
+				else
+					e->rtol_mult = json_number_value(tv);
+			}
+	}
+	strbuf_release(&q);
+}
+
 static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, json_t *shared)
 {
 	static const char *const known[] = {"name", "signature", "args", "axes", "perf", "heldout",
@@ -580,34 +713,7 @@ static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, j
 	strbuf_reset(&q);
 	strbuf_addf(&q, "%s.heldout", p.buf);
 	check_axes(v, q.buf, json_object_get(j, "heldout"));
-	{
-		/*
-		 * The task's held-out axes apply to every entry that has them; the entry's own
-		 * replace them.
-		 */
-		json_t *over = json_object(), *th = json_object_get(t->spec, "heldout");
-		const char *hk;
-		json_t *hv;
-
-		if (json_is_object(th))
-			json_object_foreach(th, hk, hv) {
-				if (json_object_get(e->axes, hk))
-					json_object_set(over, hk, hv);
-			}
-		if (json_is_object(json_object_get(j, "heldout")))
-			json_object_foreach(json_object_get(j, "heldout"), hk, hv) {
-				if (!json_object_get(e->axes, hk))
-					verr(v, q.buf,
-					     "heldout axis '%s' is not an axis of the entry", hk);
-				json_object_set(over, hk, hv);
-			}
-		if (json_object_size(over)) {
-			e->heldout_axes = merge_axes(e->axes, over);
-			e->heldout_over = over;
-		} else {
-			json_decref(over);
-		}
-	}
+	check_entry_heldout(v, q.buf, t, e, j);
 	strbuf_reset(&q);
 	strbuf_addf(&q, "%s.perf", p.buf);
 	if (json_is_object(json_object_get(j, "perf"))) {
@@ -620,52 +726,7 @@ static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, j
 				verr(v, q.buf, "perf axis '%s' is not an axis of the entry", pk);
 		}
 	}
-	x = json_object_get(j, "mutates");
-	if (x) {
-		size_t i;
-		json_t *m;
-
-		if (!json_is_array(x))
-			verr(v, p.buf, "'mutates': expected a list of argument names");
-		else
-			json_array_foreach(x, i, m) {
-				if (!json_is_string(m) || !json_object_get(arg_names, json_string_value(m)))
-					verr(v, p.buf, "'mutates'[%zu]: expected the name of an argument", i);
-			}
-		e->mutates = json_incref(x);
-	} else {
-		e->mutates = json_array();
-	}
-	x = json_object_get(j, "returns");
-	e->returns = json_string("value");
-	if (x) {
-		bool ok = json_is_string(x) && (!strcmp(json_string_value(x), "value") ||
-						!strcmp(json_string_value(x), "none") ||
-						json_object_get(arg_names, json_string_value(x)));
-
-		if (json_is_array(x) && json_array_size(x)) {
-			size_t i;
-			json_t *r;
-
-			ok = true;
-			json_array_foreach(x, i, r) ok &= json_is_string(r) &&
-						      json_object_get(arg_names, json_string_value(r));
-		}
-		if (!ok)
-			verr(v, p.buf, "'returns': expected \"value\", \"none\", an argument name or a list of argument names");
-		else {
-			json_decref(e->returns);
-			e->returns = json_incref(x);
-		}
-	}
-	x = json_object_get(j, "reference_precision");
-	if (x) {
-		if (!json_is_string(x) || (strcmp(json_string_value(x), "float64") &&
-					   strcmp(json_string_value(x), "native")))
-			verr(v, p.buf, "'reference_precision': expected \"float64\" or \"native\"");
-		else
-			e->reference_precision = json_string_value(x);
-	}
+	check_entry_outputs(v, p.buf, e, j, arg_names);
 	x = json_object_get(j, "cover");
 	if (x) {
 		if (!json_is_string(x) || strcmp(json_string_value(x), "pairwise"))
@@ -673,43 +734,7 @@ static void check_entry(struct vctx *v, struct task *t, size_t idx, json_t *j, j
 		else
 			e->cover_pairwise = true;
 	}
-	e->reduce = json_object_get(j, "reduce");
-	e->scale = json_object_get(j, "scale");
-	e->bytes = json_object_get(j, "bytes");
-	e->flops = json_object_get(j, "flops");
-	e->out_dtype = json_object_get(j, "out_dtype");
-	{
-		const char *names[] = {"reduce", "scale", "bytes", "flops"};
-		json_t *vals[] = {e->reduce, e->scale, e->bytes, e->flops};
-
-		for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-			strbuf_reset(&q);
-			strbuf_addf(&q, "%s.%s", p.buf, names[i]);
-			check_number_or_expr(v, q.buf, vals[i]);
-		}
-		strbuf_reset(&q);
-		strbuf_addf(&q, "%s.out_dtype", p.buf);
-		check_enum_or_expr(v, q.buf, e->out_dtype, dtypes, "a dtype name");
-	}
-	x = json_object_get(j, "tolerance");
-	if (x) {
-		const char *tk;
-		json_t *tv;
-
-		if (!json_is_object(x))
-			verr(v, p.buf, "'tolerance': expected an object {\"atol\": m, \"rtol\": m}");
-		else
-			json_object_foreach(x, tk, tv) {
-				if (strcmp(tk, "atol") && strcmp(tk, "rtol"))
-					verr(v, p.buf, "'tolerance': unknown field '%s'", tk);
-				else if (!json_is_number(tv) || json_number_value(tv) <= 0)
-					verr(v, p.buf, "'tolerance.%s': expected a positive number", tk);
-				else if (!strcmp(tk, "atol"))
-					e->atol_mult = json_number_value(tv);
-				else
-					e->rtol_mult = json_number_value(tv);
-			}
-	}
+	check_entry_numbers(v, p.buf, e, j);
 	x = json_object_get(j, "exempt");
 	if (x) {
 		strbuf_reset(&q);
@@ -761,6 +786,75 @@ static void task_release(struct task *t)
 }
 
 /* Loads one task directory; on any problem returns -EINVAL with lines in errs. */
+/* The task's entries, then the task-level held-out axes and degenerate sizes they decide. */
+static void check_task_entries(struct vctx *v, struct task *t, json_t *j)
+{
+	json_t *x;
+
+	x = json_object_get(j, "entries");
+	if (!json_is_array(x) || !json_array_size(x)) {
+		verr(v, "entries", "expected a non-empty list of entries");
+	} else if (json_array_size(x) > CATALOG_MAX_ENTRIES) {
+		verr(v, "entries", "more than %d entries", CATALOG_MAX_ENTRIES);
+	} else {
+		size_t i;
+		json_t *e;
+
+		t->entries = xcalloc(json_array_size(x), sizeof(*t->entries));
+		t->nr_entries = json_array_size(x);
+		json_array_foreach(x, i, e) check_entry(v, t, i, e, json_object_get(j, "axes"));
+	}
+	x = json_object_get(j, "heldout");
+	if (json_is_object(x) && t->entries) {
+		const char *hk;
+		json_t *hv;
+
+		json_object_foreach(x, hk, hv) {
+			bool found = false;
+
+			for (size_t i = 0; i < t->nr_entries; i++)
+				found |= json_object_get(t->entries[i].axes, hk) != NULL;
+			if (!found)
+				verr(v, "heldout",
+				     "heldout axis '%s' is not an axis of any entry", hk);
+		}
+	}
+	x = json_object_get(j, "degenerate");
+	if (x) {
+		check_degenerate(v, "degenerate", x, task_has_arg, t, (size_t)-1);
+		t->degenerate = json_is_object(x) ? x : NULL;
+	}
+}
+
+/* t->version: the hash of the task's files but the shipped solution (errors to v). */
+static void task_version(struct vctx *v, struct task *t, const char *dir)
+{
+	struct hash h;
+
+	hash_init(&h);
+	for (const char *const *f = task_files; *f; f++) {
+		char *path;
+
+		if (!strcmp(*f, "solution.py"))
+			continue; /* the shipped solution is a candidate, not the task */
+		path = path_join(dir, *f);
+		if (hash_update_file(&h, path, *f) < 0)
+			verr(v, *f, "cannot read for hashing");
+		free(path);
+	}
+	/*
+	 * The optional speedup baseline (docs/task-format.md) is part of the task: another
+	 * baseline is another speedup. Hashed only where present, so that the version of
+	 * a task without one is what it always was.
+	 */
+	char *bpath = path_join(dir, "baseline.py");
+
+	if (path_is_file(bpath) && hash_update_file(&h, bpath, "baseline.py") < 0)
+		verr(v, "baseline.py", "cannot read for hashing");
+	free(bpath);
+	hash_hex(&h, t->version);
+}
+
 static int task_load(const char *dir, const char *source_dir, const char *op_dir,
 		     struct task *t, struct strbuf *errs)
 {
@@ -773,7 +867,6 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 	json_error_t jerr;
 	json_t *j, *x;
 	const char *key;
-	struct hash h;
 	int r;
 
 	memset(t, 0, sizeof(*t));
@@ -868,39 +961,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 		t->allow = x;
 	}
 	check_axes(&v, "heldout", json_object_get(j, "heldout"));
-	x = json_object_get(j, "entries");
-	if (!json_is_array(x) || !json_array_size(x)) {
-		verr(&v, "entries", "expected a non-empty list of entries");
-	} else if (json_array_size(x) > CATALOG_MAX_ENTRIES) {
-		verr(&v, "entries", "more than %d entries", CATALOG_MAX_ENTRIES);
-	} else {
-		size_t i;
-		json_t *e;
-
-		t->entries = xcalloc(json_array_size(x), sizeof(*t->entries));
-		t->nr_entries = json_array_size(x);
-		json_array_foreach(x, i, e) check_entry(&v, t, i, e, json_object_get(j, "axes"));
-	}
-	x = json_object_get(j, "heldout");
-	if (json_is_object(x) && t->entries) {
-		const char *hk;
-		json_t *hv;
-
-		json_object_foreach(x, hk, hv) {
-			bool found = false;
-
-			for (size_t i = 0; i < t->nr_entries; i++)
-				found |= json_object_get(t->entries[i].axes, hk) != NULL;
-			if (!found)
-				verr(&v, "heldout",
-				     "heldout axis '%s' is not an axis of any entry", hk);
-		}
-	}
-	x = json_object_get(j, "degenerate");
-	if (x) {
-		check_degenerate(&v, "degenerate", x, task_has_arg, t, (size_t)-1);
-		t->degenerate = json_is_object(x) ? x : NULL;
-	}
+	check_task_entries(&v, t, j);
 	for (const char *const *f = task_files; *f; f++) {
 		char *path = path_join(dir, *f);
 		if (!path_is_file(path))
@@ -908,30 +969,8 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 		free(path);
 	}
 done:
-	if (v.nr_errs == 0) {
-		hash_init(&h);
-		for (const char *const *f = task_files; *f; f++) {
-			char *path;
-
-			if (!strcmp(*f, "solution.py"))
-				continue; /* the shipped solution is a candidate, not the task */
-			path = path_join(dir, *f);
-			if (hash_update_file(&h, path, *f) < 0)
-				verr(&v, *f, "cannot read for hashing");
-			free(path);
-		}
-		/*
-		 * The optional speedup baseline (docs/task-format.md) is part of the task: another
-		 * baseline is another speedup. Hashed only where present, so that the version of
-		 * a task without one is what it always was.
-		 */
-		char *bpath = path_join(dir, "baseline.py");
-
-		if (path_is_file(bpath) && hash_update_file(&h, bpath, "baseline.py") < 0)
-			verr(&v, "baseline.py", "cannot read for hashing");
-		free(bpath);
-		hash_hex(&h, t->version);
-	}
+	if (v.nr_errs == 0)
+		task_version(&v, t, dir);
 	strbuf_release(&text);
 	free(file);
 	return v.nr_errs ? -EINVAL : 0;
