@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "sandbox.h"
 #include "util/strbuf.h"
 #include "util/fs.h"
@@ -75,8 +76,10 @@ static int run_module(const char *root, const char *python, const char *module, 
 {
 	char *argv[] = {(char *)python, "-m", (char *)module, NULL};
 	struct sandbox_opts o = {.argv = argv, .cwd = root};
-	struct sandbox_child c;
-	struct strbuf out = STRBUF_INIT, env_pp = STRBUF_INIT, env_pc = STRBUF_INIT;
+	/* A deadline for the whole run: a probe that prints now and then must not hang kgb. */
+	struct proc_opts po = {.timeout_s = timeout_s, .out_max = 65536, .err_max = 16384};
+	struct proc p;
+	struct strbuf env_pp = STRBUF_INIT, env_pc = STRBUF_INIT;
 	char **env;
 	size_t n = 0, k = 0;
 	json_error_t jerr;
@@ -101,49 +104,34 @@ static int run_module(const char *root, const char *python, const char *module, 
 	}
 	env[k] = NULL;
 	o.envp = env;
-	r = sandbox_spawn(&o, &c, err);
+	r = proc_run(&o, &po, &p, err);
 	free(env);
-	if (r < 0) {
-		strbuf_release(&env_pp);
-		return r;
-	}
-	sandbox_close_fd(&c.in_fd);
-	sandbox_close_fd(&c.err_fd);
-	for (;;) {
-		struct pollfd p = {.fd = c.out_fd, .events = POLLIN};
-		char buf[4096];
-		ssize_t got;
-
-		if (poll(&p, 1, timeout_s * 1000) == 0) {
-			strbuf_addf(err, "'%s -m %s' gave no answer in %d s", python, module,
-				    timeout_s);
-			r = -ETIMEDOUT;
-			break;
-		}
-		got = read(c.out_fd, buf, sizeof(buf));
-		if (got < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (got <= 0)
-			break;
-		if (out.len + (size_t)got > 65536) {
-			strbuf_addf(err, "'%s -m %s' printed more than 64 KiB", python, module);
-			r = -E2BIG;
-			break;
-		}
-		strbuf_add(&out, buf, (size_t)got);
-	}
-	sandbox_destroy(&c);
 	strbuf_release(&env_pp);
 	strbuf_release(&env_pc);
-	if (r == 0 && (!WIFEXITED(c.status) || WEXITSTATUS(c.status) != 0)) {
+	if (r == -E2BIG)
+		strbuf_addf(err, "'%s -m %s' printed more than 64 KiB", python, module);
+	if (r < 0) {
+		proc_release(&p);
+		return r;
+	}
+	if (p.timed_out) {
+		strbuf_addf(err, "'%s -m %s' gave no answer in %d s", python, module, timeout_s);
+		r = -ETIMEDOUT;
+	} else if (!WIFEXITED(p.child.status) || WEXITSTATUS(p.child.status) != 0) {
+		const char *last;
+
+		strbuf_trim_trailing(&p.errout);
+		last = strrchr(p.errout.buf, '\n');
 		strbuf_addf(err,
-			    "'%s -m %s' failed (exit status %d); is the Python "
+			    "'%s -m %s' failed (exit status %d%s%s); is the Python "
 			    "environment set up? (make setup)",
-			    python, module, WIFEXITED(c.status) ? WEXITSTATUS(c.status) : -1);
+			    python, module,
+			    WIFEXITED(p.child.status) ? WEXITSTATUS(p.child.status) : -1,
+			    p.errout.len ? ": " : "", last ? last + 1 : p.errout.buf);
 		r = -ENOEXEC;
 	}
 	if (r == 0) {
-		*ret = json_loadb(out.buf, out.len, 0, &jerr);
+		*ret = json_loadb(p.out.buf, p.out.len, 0, &jerr);
 		if (!*ret || !json_is_object(*ret)) {
 			strbuf_addf(err, "'%s -m %s' printed no JSON object: %s", python, module,
 				    jerr.text);
@@ -151,7 +139,7 @@ static int run_module(const char *root, const char *python, const char *module, 
 			r = -EBADMSG;
 		}
 	}
-	strbuf_release(&out);
+	proc_release(&p);
 	return r;
 }
 

@@ -16,6 +16,7 @@
 
 #include "escape.h"
 #include "proto.h"
+#include "proc.h"
 #include "sandbox.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
@@ -1088,9 +1089,9 @@ int sched_probe_sandbox(const struct sched_opts *o, struct sandbox_report *ret,
 int sched_exec(const struct sched_opts *o, char *const *argv, struct sched_exec_result *ret,
 	       struct strbuf *err)
 {
-	struct sandbox_child c;
+	struct proc_opts po = {.timeout_s = o->timeout_s};
+	struct proc c;
 	struct prep p;
-	double deadline;
 	int r = prep_worker(o, "slot0-exec", 0, "exec", NULL, argv, ROLE_WORKER, &p, err);
 
 	strbuf_init(&ret->detail, 0);
@@ -1098,37 +1099,22 @@ int sched_exec(const struct sched_opts *o, char *const *argv, struct sched_exec_
 	if (r < 0)
 		return r;
 	p.so.inherit_stdio = true;
-	r = sandbox_spawn(&p.so, &c, err);
+	/* Its children go with it, as a worker's do. */
+	r = proc_run(&p.so, &po, &c, err);
 	if (r < 0)
 		goto out;
-	ret->report = c.report;
-	deadline = monotonic_s() + o->timeout_s;
-	while (!sandbox_reap(&c)) {
-		double left = deadline - monotonic_s();
-		struct pollfd pfd = {.fd = c.pidfd, .events = POLLIN};
-
-		if (left <= 0) {
-			ret->timed_out = true;
-			sandbox_kill_group(&c);
-			break;
-		}
-		/* Without a pidfd, look again every 50 ms; the cache's size every 200 ms. */
-		if (c.pidfd < 0)
-			left = left < 0.05 ? left : 0.05;
-		else if (c.quota_dir)
-			left = left < 0.2 ? left : 0.2;
-		if (poll(&pfd, c.pidfd >= 0 ? 1 : 0, (int)(left * 1000) + 1) < 0 && errno != EINTR)
-			break;
-	}
-	ret->over_quota = sandbox_quota_exceeded(&c, &ret->detail);
-	/* Its children go with it, as a worker's do. */
-	sandbox_destroy(&c);
-	ret->status = c.status;
-	if (ret->timed_out && !ret->over_quota)
+	ret->report = c.child.report;
+	ret->timed_out = c.timed_out;
+	ret->over_quota = c.over_quota;
+	ret->status = c.child.status;
+	if (ret->over_quota)
+		strbuf_addstr(&ret->detail, c.quota_why.buf);
+	else if (ret->timed_out)
 		strbuf_addf(&ret->detail, "timeout: no exit within %.0f s", o->timeout_s);
-	else if (!ret->over_quota)
-		sandbox_describe_exit(&c, &o->limits, &ret->detail);
+	else
+		sandbox_describe_exit(&c.child, &o->limits, &ret->detail);
 out:
+	proc_release(&c);
 	rm_rf(p.dir);
 	rm_rf(p.cache);
 	prep_release(&p);

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "shard.h"
 #include "store.h"
 #include "util/fs.h"
@@ -273,126 +274,39 @@ int slurm_parse_sbatch(const char *text, long long *ret_job_id, struct strbuf *e
 	return 0;
 }
 
-/* Drains fd into sb (capped); 0 at EOF, 1 when more may come, -E2BIG over the cap. */
-static int drain(int fd, struct strbuf *sb)
-{
-	char buf[8192];
-	ssize_t n = read(fd, buf, sizeof(buf));
-
-	if (n < 0)
-		return errno == EINTR || errno == EAGAIN ? 1 : 0;
-	if (n == 0)
-		return 0;
-	if (sb->len + (size_t)n > SLURM_MAX_OUTPUT_BYTES)
-		return -E2BIG;
-	strbuf_add(sb, buf, (size_t)n);
-	return 1;
-}
-
 int slurm_exec(const char *const *argv, double timeout_s, struct strbuf *out, struct strbuf *err)
 {
-	int ofd[2], efd[2], status = 0, r = 0;
-	struct strbuf eb = STRBUF_INIT;
-	double deadline = monotonic_s() + timeout_s;
-	bool oopen = true, eopen = true;
-	pid_t pid;
+	/* The client's own session and group: a timeout kills it and anything it started. */
+	struct sandbox_opts so = {.argv = (char *const *)argv, .envp = environ};
+	struct proc_opts po = {.timeout_s = timeout_s, .out_max = SLURM_MAX_OUTPUT_BYTES,
+			       .err_max = SLURM_MAX_OUTPUT_BYTES};
+	struct proc p;
+	int status, r = proc_run(&so, &po, &p, err);
 
-	if (pipe2(ofd, O_CLOEXEC) < 0)
-		goto fail_pipe;
-	if (pipe2(efd, O_CLOEXEC) < 0) {
-		close(ofd[0]);
-		close(ofd[1]);
-		goto fail_pipe;
-	}
-	pid = fork();
-	if (pid < 0) {
-		r = -errno;
-		strbuf_addf(err, "cannot start '%s': %s", argv[0], strerror(errno));
-		close(ofd[0]);
-		close(ofd[1]);
-		close(efd[0]);
-		close(efd[1]);
+	if (r < 0 && r != -E2BIG) {
+		proc_release(&p);
 		return r;
 	}
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
-
-		if (nul >= 0)
-			dup2(nul, STDIN_FILENO);
-		dup2(ofd[1], STDOUT_FILENO);
-		dup2(efd[1], STDERR_FILENO);
-		/* Own process group: a timeout kills the client and anything it started. */
-		setpgid(0, 0);
-		execvp(argv[0], (char *const *)argv);
-		dprintf(STDERR_FILENO, "exec: %s", strerror(errno));
-		_exit(errno == ENOENT ? 127 : 126);
-	}
-	close(ofd[1]);
-	close(efd[1]);
-	while (oopen || eopen) {
-		struct pollfd pfd[2] = {{.fd = oopen ? ofd[0] : -1, .events = POLLIN},
-					{.fd = eopen ? efd[0] : -1, .events = POLLIN}};
-		double left = deadline - monotonic_s();
-		int n;
-
-		if (left <= 0) {
-			r = -ETIMEDOUT;
-			break;
-		}
-		n = poll(pfd, 2, (int)(left * 1000) + 1);
-		if (n < 0 && errno != EINTR) {
-			r = -errno;
-			break;
-		}
-		if (n <= 0)
-			continue;
-		if (oopen && pfd[0].revents) {
-			int d = drain(ofd[0], out);
-
-			if (d < 0) {
-				r = d;
-				break;
-			}
-			oopen = d > 0;
-		}
-		if (eopen && pfd[1].revents) {
-			int d = drain(efd[0], &eb);
-
-			if (d < 0)
-				eopen = false; /* a client's chatter past the cap: keep what we have */
-			else
-				eopen = d > 0;
-		}
-	}
-	close(ofd[0]);
-	close(efd[0]);
-	if (r < 0)
-		kill(-pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	strbuf_trim_trailing(&eb);
-	if (r == -ETIMEDOUT)
-		strbuf_addf(err, "'%s' did not answer within %.0f s", argv[0], timeout_s);
-	else if (r == -E2BIG)
+	status = p.child.status;
+	strbuf_add(out, p.out.buf, p.out.len);
+	strbuf_trim_trailing(&p.errout);
+	if (r == -E2BIG) {
 		strbuf_addf(err, "'%s' printed more than %u bytes", argv[0], SLURM_MAX_OUTPUT_BYTES);
-	else if (r < 0)
-		strbuf_addf(err, "waiting for '%s': %s", argv[0], strerror(-r));
-	else if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && strstr(eb.buf, "exec: ")) {
-		strbuf_addf(err, "cannot run '%s': %s", argv[0], eb.buf + 6);
+	} else if (p.timed_out) {
+		strbuf_addf(err, "'%s' did not answer within %.0f s", argv[0], timeout_s);
+		r = -ETIMEDOUT;
+	} else if (p.child.exec_errno) {
+		strbuf_addf(err, "cannot run '%s': %s", argv[0], strerror(p.child.exec_errno));
 		r = -ENOENT;
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		const char *last = strrchr(eb.buf, '\n');
+		const char *last = strrchr(p.errout.buf, '\n');
 
 		strbuf_addf(err, "'%s' exited %d: %s", argv[0],
 			    WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
-			    last ? last + 1 : eb.len ? eb.buf : "(no message)");
+			    last ? last + 1 : p.errout.len ? p.errout.buf : "(no message)");
 		r = -EIO;
 	}
-	strbuf_release(&eb);
-	return r;
-fail_pipe:
-	r = -errno;
-	strbuf_addf(err, "cannot start '%s': %s", argv[0], strerror(errno));
+	proc_release(&p);
 	return r;
 }
 
