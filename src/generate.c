@@ -256,8 +256,12 @@ static void add_usage(struct gen_task_result *r, const struct gen_attempt *a)
 	r->prompt_tokens += a->prompt_tokens;
 	r->completion_tokens += a->completion_tokens;
 	r->cached_tokens += a->cached_tokens;
-	if (isfinite(a->cost_usd))
-		r->cost_usd = isfinite(r->cost_usd) ? r->cost_usd + a->cost_usd : a->cost_usd;
+	/*
+	 * A task costs what its requests (or its agent) cost; a final evaluation sends none. One
+	 * of unknown cost (NAN) makes the task's unknown: a partial sum would look like a cost.
+	 */
+	if (!a->stage || strcmp(a->stage, "final"))
+		r->cost_usd += a->cost_usd;
 	if (isfinite(a->latency_ms))
 		r->llm_s += a->latency_ms / 1000;
 	if (isfinite(a->eval_ms))
@@ -825,7 +829,7 @@ int gen_run(const struct gen_opts *o, const struct task *const *tasks, size_t nr
 		res[i].rounds = o->track == GEN_EXTERNAL ? 0 : o->rounds;
 		res[i].solved_by_round = xcalloc(res[i].rounds + 1, sizeof(unsigned));
 		res[i].best_speedup = NAN;
-		res[i].cost_usd = NAN;
+		res[i].cost_usd = 0; /* add_usage() adds each request's, NAN when unknown */
 		prompt_build(tasks[i], o->platform, o->platform_prompt, &prompt);
 		for (unsigned s = 0; s < per_task; s++) {
 			struct trajectory *t = &tr[i * per_task + s];
@@ -851,6 +855,7 @@ int gen_run(const struct gen_opts *o, const struct task *const *tasks, size_t nr
 				a->stage = "generate";
 				set_outcome(a, "budget");
 				a->error = xstrdup("not started: the run's budget is spent");
+				add_usage(tr[i].res, a);
 				r = store_attempt(st, run_id, o, tr[i].task, a, err);
 				continue;
 			}

@@ -78,7 +78,8 @@ struct gen_task_result {
 	double best_speedup;	   /* of the passing candidates; NAN when untimed or none */
 	const char *final_verdict; /* agent tracks: the best kernel with held-out cases (static) */
 	long long prompt_tokens, completion_tokens, cached_tokens;
-	double cost_usd, llm_s, eval_s;
+	double cost_usd; /* of its requests (not its final evaluation); NAN if one's is unknown */
+	double llm_s, eval_s;
 	struct gen_attempt *attempts;
 	size_t nr_attempts;
 };
