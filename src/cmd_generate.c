@@ -986,7 +986,7 @@ int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 	r = gen_run(&a.g, sel, nsel, run_id, &res, &err);
 	if (r < 0) {
 		fprintf(stderr, "kgb generate: %s\n", err.buf);
-		ret = KGB_EXIT_ENV;
+		ret = r == -EBADMSG ? KGB_EXIT_DATA : KGB_EXIT_ENV; /* a task's prompt.md */
 		goto out;
 	}
 	if (store_run_end(st, run_id, &err) < 0) {

@@ -530,6 +530,9 @@ static const char verify_script[] =
 	"exec '%s' --tasks '%s' eval --solutions .verify --store .verify/store.db "
 	"--platform %s --task %s%s --exit-status \"$@\"\n";
 
+/* The most kgb copies of one file of a task's directory into the agent's catalog. */
+#define GEN_MAX_CATALOG_FILE_BYTES (64u << 20)
+
 /*
  * The catalog the agent's ./verify uses: a copy of the task's directory without its shipped
  * solution, at <out_dir>/external/.catalog/<source>/<op>; the real catalog is hidden from the
@@ -564,8 +567,15 @@ static int agent_catalog(const struct gen_opts *o, const struct task *task, char
 		strbuf_addf(&dst, "%s/%s", dir, *n);
 		if (!strcmp(*n, "solution.py") || !path_is_file(src.buf))
 			continue;
-		if (strbuf_read_file(&text, src.buf, 64 << 20) < 0) {
-			strbuf_addf(err, "cannot read '%s'", src.buf);
+		/* Refuses what turned into a FIFO or a device since path_is_file(): never waits. */
+		if ((r = strbuf_read_file(&text, src.buf, GEN_MAX_CATALOG_FILE_BYTES)) < 0) {
+			strbuf_addf(err, "cannot copy the task's '%s' for the agent: ", src.buf);
+			if (r == -E2BIG)
+				strbuf_addf(err, "larger than %u MiB",
+					    GEN_MAX_CATALOG_FILE_BYTES >> 20);
+			else
+				strbuf_addstr(err, r == -EINVAL ? "not a regular file"
+								: strerror(-r));
 			r = -EIO;
 			goto out;
 		}
@@ -792,9 +802,9 @@ static int run_external(const struct gen_opts *o, struct store *st, long long ru
 		r = -EIO;
 		goto out;
 	}
-	prompt_build(t->task, o->platform, o->platform_prompt, &text);
+	/* The prompt gen_run() built: the trajectory's first message. */
 	strbuf_addf(&file, "%s/prompt.md", ws.buf);
-	if ((r = write_file(file.buf, text.buf, err)) < 0)
+	if ((r = write_file(file.buf, t->msgs[0].content, err)) < 0)
 		goto out;
 	strbuf_reset(&text);
 	/*
@@ -920,7 +930,11 @@ int gen_run(const struct gen_opts *o, const struct task *const *tasks, size_t nr
 		res[i].solved_by_round = xcalloc(res[i].rounds + 1, sizeof(unsigned));
 		res[i].best_speedup = NAN;
 		res[i].cost_usd = 0; /* add_usage() adds each request's, NAN when unknown */
-		prompt_build(tasks[i], o->platform, o->platform_prompt, &prompt);
+		if (prompt_build(tasks[i], o->platform, o->platform_prompt, &prompt, err) < 0) {
+			strbuf_release(&prompt);
+			r = -EBADMSG;
+			goto out;
+		}
 		for (unsigned s = 0; s < per_task; s++) {
 			struct trajectory *t = &tr[i * per_task + s];
 

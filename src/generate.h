@@ -90,8 +90,9 @@ void gen_task_result_release(struct gen_task_result *r);
  * Runs the track over `tasks` (borrowed), storing as it goes under run `run_id` of the store
  * at opts->store_path. *ret is an array of nr_tasks results (owned; release each, then free).
  * A negative errno with err set only when the run cannot go on (the store, curl, a child that
- * cannot start). A failing request or kernel is a result, not an error; so is whatever an
- * external agent leaves in its workspace (no solution.py, a link, a FIFO, a file too large).
+ * cannot start; -EBADMSG: a task's prompt cannot be built from the catalog, before anything is
+ * asked). A failing request or kernel is a result, not an error; so is whatever an external
+ * agent leaves in its workspace (no solution.py, a link, a FIFO, a file too large).
  */
 int gen_run(const struct gen_opts *opts, const struct task *const *tasks, size_t nr_tasks,
 	    long long run_id, struct gen_task_result **ret, struct strbuf *err) KGB_WUR;

@@ -2,7 +2,8 @@
 # `kgb generate --track external` against a hostile agent (issue 36): whatever the agent leaves
 # in its workspace (solution.py or usage.json as a symbolic link, a FIFO, a directory, a file too
 # large) is that task's failure with its reason, never a read outside the workspace, a hang or
-# the end of the run.
+# the end of the run; a catalog's prompt.md too large is an error, not a prompt without its
+# semantics.
 . "$(dirname "$0")/lib.sh"
 
 TASKS=$FIXTURES/gen-tasks
@@ -102,6 +103,19 @@ test_expect_success 'usage.json too large or a symbolic link: usage unknown with
 	outcome shift generate | grep -qx "generated|usage.json in the agent.s workspace is a symbolic link: not followed; the agent.s tokens and cost are unknown" &&
 	rows "select prompt_tokens, cost_usd is null from generations where task = \"shift\" and stage = \"generate\"" | grep -qx -- "-1|1" &&
 	test "$(outcome shift final)" = "pass|"
+'
+
+test_expect_success 'a prompt.md over 1 MiB in the catalog: an error, no prompt without its semantics' '
+	cp -rL "$TASKS" "$TMP/cat" &&
+	head -c 2000000 /dev/zero | tr "\\0" x >>"$TMP/cat/aten/shift/prompt.md" &&
+	export KGB_STORE=$TMP/prompt.db &&
+	expect_status 3 "$KGB" --tasks "$TMP/cat" generate --platform interpreter --track external \
+		--agent-cmd true --out "$TMP/prompt" 2>"$TMP/e" &&
+	cat "$TMP/e" &&
+	grep -q "aten/shift.*prompt.md.*larger than 1 MiB" "$TMP/e" &&
+	test ! -e "$TMP/prompt/external/scale" &&
+	expect_status 3 "$KGB" --tasks "$TMP/cat" show --platform interpreter aten/shift 2>"$TMP/e" &&
+	grep -q "prompt.md.*larger than 1 MiB" "$TMP/e"
 '
 
 test_done
