@@ -519,16 +519,45 @@ out:
 
 /* ---- the external track ---- */
 
-static const char verify_script[] =
-	"#!/bin/sh\n"
-	"# Checks ./solution.py on this task's visible cases with kgb eval and prints the result.\n"
-	"# Exit status 0: it passes; 1: it does not (the table says why).\n"
-	"set -e\n"
-	"cd \"$(dirname \"$0\")\"\n"
-	"mkdir -p .verify\n"
-	"cp solution.py .verify/%s.py\n"
-	"exec '%s' --tasks '%s' eval --solutions .verify --store .verify/store.db "
-	"--platform %s --task %s%s --exit-status \"$@\"\n";
+/*
+ * The workspace's ./verify: checks ./solution.py on the task's visible cases with kgb eval.
+ * Every value in it is quoted for sh: the paths come from --out, the catalog and where kgb is,
+ * and a ' or a $( ) in one would otherwise end its quoting and run as code.
+ */
+static void verify_script(const struct gen_opts *o, const struct task *task, const char *catalog,
+			  struct strbuf *out)
+{
+	struct strbuf copy = STRBUF_INIT;
+
+	strbuf_addf(&copy, ".verify/%s.py", task->op);
+	strbuf_addstr(out, "#!/bin/sh\n"
+			   "# Checks ./solution.py on this task's visible cases with kgb eval and "
+			   "prints the result.\n"
+			   "# Exit status 0: it passes; 1: it does not (the table says why).\n"
+			   "set -e\n"
+			   "cd \"$(dirname \"$0\")\"\n"
+			   "mkdir -p .verify\n"
+			   "cp solution.py ");
+	strbuf_add_sh_quoted(out, copy.buf);
+	strbuf_addstr(out, "\nexec ");
+	strbuf_add_sh_quoted(out, o->kgb_exe);
+	strbuf_addstr(out, " --tasks ");
+	strbuf_add_sh_quoted(out, catalog);
+	strbuf_addstr(out, " eval --solutions .verify --store .verify/store.db --platform ");
+	strbuf_add_sh_quoted(out, o->platform);
+	strbuf_addstr(out, " --task ");
+	strbuf_add_sh_quoted(out, task->op);
+	/*
+	 * Inside the agent's sandbox, ./verify runs the candidate without a sandbox of its own:
+	 * the agent's already holds it (read-only files, catalog hidden), and a nested one would
+	 * need the capabilities the agent must not have (they would let it undo its own box).
+	 * The final score is computed outside, under the full sandbox.
+	 */
+	if (o->agent_sandbox != SANDBOX_OFF)
+		strbuf_addstr(out, " --sandbox=off");
+	strbuf_addstr(out, " --exit-status \"$@\"\n");
+	strbuf_release(&copy);
+}
 
 /* The most kgb copies of one file of a task's directory into the agent's catalog. */
 #define GEN_MAX_CATALOG_FILE_BYTES (64u << 20)
@@ -806,15 +835,7 @@ static int run_external(const struct gen_opts *o, struct store *st, long long ru
 	strbuf_addf(&file, "%s/prompt.md", ws.buf);
 	if ((r = write_file(file.buf, t->msgs[0].content, err)) < 0)
 		goto out;
-	strbuf_reset(&text);
-	/*
-	 * Inside the agent's sandbox, ./verify runs the candidate without a sandbox of its own:
-	 * the agent's already holds it (read-only files, catalog hidden), and a nested one would
-	 * need the capabilities the agent must not have (they would let it undo its own box).
-	 * The final score is computed outside, under the full sandbox.
-	 */
-	strbuf_addf(&text, verify_script, t->task->op, o->kgb_exe, catalog, o->platform,
-		    t->task->op, o->agent_sandbox == SANDBOX_OFF ? "" : " --sandbox=off");
+	verify_script(o, t->task, catalog, &text);
 	strbuf_reset(&file);
 	strbuf_addf(&file, "%s/verify", ws.buf);
 	if ((r = write_file(file.buf, text.buf, err)) < 0 || chmod(file.buf, 0755) < 0) {

@@ -3,7 +3,7 @@
 # in its workspace (solution.py or usage.json as a symbolic link, a FIFO, a directory, a file too
 # large) is that task's failure with its reason, never a read outside the workspace, a hang or
 # the end of the run; a catalog's prompt.md too large is an error, not a prompt without its
-# semantics.
+# semantics; and ./verify stays correct whatever the --out path holds.
 . "$(dirname "$0")/lib.sh"
 
 TASKS=$FIXTURES/gen-tasks
@@ -38,6 +38,9 @@ nul) cp "$TMP/good-scale.py" solution.py && printf '\\000import sys; sys.exit(1)
 big|big-usage|link-usage)
 	cp "$TMP/good-scale.py" solution.py
 	head -c 2000000 /dev/zero | tr '\\0' '#' >>solution.py ;;
+verify)
+	cp "$TMP/good-scale.py" solution.py
+	./verify >verify.out 2>&1; echo "verify exit \$?" >>verify.out ;;
 esac
 EOF
 chmod +x "$TMP/agent.sh"
@@ -103,6 +106,19 @@ test_expect_success 'usage.json too large or a symbolic link: usage unknown with
 	outcome shift generate | grep -qx "generated|usage.json in the agent.s workspace is a symbolic link: not followed; the agent.s tokens and cost are unknown" &&
 	rows "select prompt_tokens, cost_usd is null from generations where task = \"shift\" and stage = \"generate\"" | grep -qx -- "-1|1" &&
 	test "$(outcome shift final)" = "pass|"
+'
+
+# A name with a quote, a command substitution, a space and a newline: ./verify must quote it.
+odd="$TMP/o'\$(touch pwned) \`touch pwned2\` x
+y"
+test_expect_success './verify works with an --out path holding a quote, $(...), a space and a newline' '
+	export KGB_STORE=$TMP/odd.db &&
+	timeout 300 "$KGB" --tasks "$TASKS" generate --platform interpreter --track external \
+		--task scale --agent-cmd "$TMP/agent.sh verify" --out "$odd" --json >"$TMP/odd.out" &&
+	cat "$odd/external/scale/verify.out" &&
+	grep -qx "verify exit 0" "$odd/external/scale/verify.out" &&
+	test -z "$(find "$TMP" -name "pwned*")" &&
+	test "$(json_eval "$TMP/odd.out" "recs[0][\"final_verdict\"]")" = pass
 '
 
 test_expect_success 'a prompt.md over 1 MiB in the catalog: an error, no prompt without its semantics' '
