@@ -697,7 +697,7 @@ static void result_from_rows(const struct generate_args *a, const struct task *t
 	r->rounds = a->g.track == GEN_EXTERNAL ? 0 : a->g.rounds;
 	r->solved_by_round = xcalloc(r->rounds + 1, sizeof(unsigned));
 	r->best_speedup = NAN;
-	r->cost_usd = NAN;
+	r->cost_usd = 0; /* as gen_run()'s add_usage(): NAN once a request's cost is unknown */
 	for (unsigned s = 0; s < per_task; s++)
 		first[s] = UINT_MAX;
 	for (size_t i = from; i < to; i++) {
@@ -713,9 +713,8 @@ static void result_from_rows(const struct generate_args *a, const struct task *t
 		r->prompt_tokens += json_integer_value(json_object_get(row, "prompt_tokens"));
 		r->completion_tokens += json_integer_value(json_object_get(row, "completion_tokens"));
 		r->cached_tokens += json_integer_value(json_object_get(row, "cached_tokens"));
-		if (json_is_number(cost))
-			r->cost_usd = (isfinite(r->cost_usd) ? r->cost_usd : 0) +
-				      json_number_value(cost);
+		if (!stage || strcmp(stage, "final")) /* a final evaluation sends no request */
+			r->cost_usd += json_is_number(cost) ? json_number_value(cost) : NAN;
 		if (json_is_number(json_object_get(row, "latency_ms")))
 			r->llm_s += json_number_value(json_object_get(row, "latency_ms")) / 1000;
 		if (json_is_number(json_object_get(row, "eval_ms")))
@@ -987,7 +986,7 @@ int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 	r = gen_run(&a.g, sel, nsel, run_id, &res, &err);
 	if (r < 0) {
 		fprintf(stderr, "kgb generate: %s\n", err.buf);
-		ret = KGB_EXIT_ENV;
+		ret = r == -EBADMSG ? KGB_EXIT_DATA : KGB_EXIT_ENV; /* a task's prompt.md */
 		goto out;
 	}
 	if (store_run_end(st, run_id, &err) < 0) {

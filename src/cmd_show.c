@@ -38,7 +38,7 @@ int cmd_show(int argc, char **argv, struct kgb_ctx *ctx)
 	bool json = false;
 	struct catalog *cat;
 	const struct task *t;
-	struct strbuf prompt = STRBUF_INIT;
+	struct strbuf prompt = STRBUF_INIT, err = STRBUF_INIT;
 	int c, ret = KGB_EXIT_OK;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -73,7 +73,13 @@ int cmd_show(int argc, char **argv, struct kgb_ctx *ctx)
 		profile_set_release(&profiles);
 		return KGB_EXIT_DATA;
 	}
-	prompt_build(t, prof->name, prof->prompt, &prompt);
+	if (prompt_build(t, prof->name, prof->prompt, &prompt, &err) < 0) {
+		fprintf(stderr, "kgb show: %s\n", err.buf);
+		strbuf_release(&err);
+		catalog_free(cat);
+		profile_set_release(&profiles);
+		return KGB_EXIT_DATA;
+	}
 	if (json) {
 		json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "schema", "kgb.prompt.v1", "task",
 				      t->op, "source", t->source, "platform", platform, "prompt",

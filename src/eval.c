@@ -54,9 +54,6 @@
  */
 #define EVAL_GPU_HOLD_MAX_S 60.0
 
-/* A candidate file larger than this is refused before it reaches a worker. */
-#define EVAL_MAX_CANDIDATE_BYTES (1u << 20)
-
 
 struct candidate {
 	const struct task *task;

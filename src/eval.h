@@ -20,6 +20,9 @@
 #include "kgb.h"
 #include "sandbox.h"
 
+/* A candidate file larger than this is refused before it reaches a worker. */
+#define EVAL_MAX_CANDIDATE_BYTES (1u << 20)
+
 struct catalog;
 struct profile;
 struct store;

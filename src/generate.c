@@ -256,8 +256,12 @@ static void add_usage(struct gen_task_result *r, const struct gen_attempt *a)
 	r->prompt_tokens += a->prompt_tokens;
 	r->completion_tokens += a->completion_tokens;
 	r->cached_tokens += a->cached_tokens;
-	if (isfinite(a->cost_usd))
-		r->cost_usd = isfinite(r->cost_usd) ? r->cost_usd + a->cost_usd : a->cost_usd;
+	/*
+	 * A task costs what its requests (or its agent) cost; a final evaluation sends none. One
+	 * of unknown cost (NAN) makes the task's unknown: a partial sum would look like a cost.
+	 */
+	if (!a->stage || strcmp(a->stage, "final"))
+		r->cost_usd += a->cost_usd;
 	if (isfinite(a->latency_ms))
 		r->llm_s += a->latency_ms / 1000;
 	if (isfinite(a->eval_ms))
@@ -471,13 +475,15 @@ out:
 
 /*
  * The agent tracks' last step: the trajectory's best passing kernel (or, for the external
- * track, whatever it left) on the visible and the held-out cases together, as stage "final".
+ * track, whatever it left), `code`, on the visible and the held-out cases together, as stage
+ * "final". The code is written to <out>/final by kgb itself: what the engine reads there is
+ * never a file an agent can still change or swap.
  */
 static int final_eval(const struct gen_opts *o, struct store *st, long long run_id,
-		      struct trajectory *t, const char *candidate, struct gen_attempt *a,
+		      struct trajectory *t, const char *code, struct gen_attempt *a,
 		      struct strbuf *err)
 {
-	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, code = STRBUF_INIT, key = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, key = STRBUF_INIT;
 	json_t *evals = NULL, *rec;
 	int r;
 
@@ -486,12 +492,7 @@ static int final_eval(const struct gen_opts *o, struct store *st, long long run_
 	a->stage = "final";
 	strbuf_addf(&dir, "%s/final", o->out_dir);
 	strbuf_addf(&path, "%s/%s/s%u.py", dir.buf, t->task->op, t->sample);
-	if (strbuf_read_file(&code, candidate, 1 << 20) < 0) {
-		strbuf_addf(err, "cannot read '%s'", candidate);
-		r = -EIO;
-		goto out;
-	}
-	if ((r = write_file(path.buf, code.buf, err)) < 0)
+	if ((r = write_file(path.buf, code, err)) < 0)
 		goto out;
 	a->candidate = xstrdup(path.buf);
 	if ((r = eval_dir(o, dir.buf, true, &evals, err)) < 0)
@@ -512,23 +513,54 @@ out:
 	json_decref(evals);
 	strbuf_release(&dir);
 	strbuf_release(&path);
-	strbuf_release(&code);
 	strbuf_release(&key);
 	return r;
 }
 
 /* ---- the external track ---- */
 
-static const char verify_script[] =
-	"#!/bin/sh\n"
-	"# Checks ./solution.py on this task's visible cases with kgb eval and prints the result.\n"
-	"# Exit status 0: it passes; 1: it does not (the table says why).\n"
-	"set -e\n"
-	"cd \"$(dirname \"$0\")\"\n"
-	"mkdir -p .verify\n"
-	"cp solution.py .verify/%s.py\n"
-	"exec '%s' --tasks '%s' eval --solutions .verify --store .verify/store.db "
-	"--platform %s --task %s%s --exit-status \"$@\"\n";
+/*
+ * The workspace's ./verify: checks ./solution.py on the task's visible cases with kgb eval.
+ * Every value in it is quoted for sh: the paths come from --out, the catalog and where kgb is,
+ * and a ' or a $( ) in one would otherwise end its quoting and run as code.
+ */
+static void verify_script(const struct gen_opts *o, const struct task *task, const char *catalog,
+			  struct strbuf *out)
+{
+	struct strbuf copy = STRBUF_INIT;
+
+	strbuf_addf(&copy, ".verify/%s.py", task->op);
+	strbuf_addstr(out, "#!/bin/sh\n"
+			   "# Checks ./solution.py on this task's visible cases with kgb eval and "
+			   "prints the result.\n"
+			   "# Exit status 0: it passes; 1: it does not (the table says why).\n"
+			   "set -e\n"
+			   "cd \"$(dirname \"$0\")\"\n"
+			   "mkdir -p .verify\n"
+			   "cp solution.py ");
+	strbuf_add_sh_quoted(out, copy.buf);
+	strbuf_addstr(out, "\nexec ");
+	strbuf_add_sh_quoted(out, o->kgb_exe);
+	strbuf_addstr(out, " --tasks ");
+	strbuf_add_sh_quoted(out, catalog);
+	strbuf_addstr(out, " eval --solutions .verify --store .verify/store.db --platform ");
+	strbuf_add_sh_quoted(out, o->platform);
+	strbuf_addstr(out, " --task ");
+	strbuf_add_sh_quoted(out, task->op);
+	/*
+	 * Inside the agent's sandbox, ./verify runs the candidate without a sandbox of its own:
+	 * the agent's already holds it (read-only files, catalog hidden), and a nested one would
+	 * need the capabilities the agent must not have (they would let it undo its own box).
+	 * The final score is computed outside, under the full sandbox.
+	 */
+	if (o->agent_sandbox != SANDBOX_OFF)
+		strbuf_addstr(out, " --sandbox=off");
+	strbuf_addstr(out, " --exit-status \"$@\"\n");
+	strbuf_release(&copy);
+}
+
+/* The most kgb copies of one file of a task's directory into the agent's catalog. */
+#define GEN_MAX_CATALOG_FILE_BYTES (64u << 20)
 
 /*
  * The catalog the agent's ./verify uses: a copy of the task's directory without its shipped
@@ -564,8 +596,15 @@ static int agent_catalog(const struct gen_opts *o, const struct task *task, char
 		strbuf_addf(&dst, "%s/%s", dir, *n);
 		if (!strcmp(*n, "solution.py") || !path_is_file(src.buf))
 			continue;
-		if (strbuf_read_file(&text, src.buf, 64 << 20) < 0) {
-			strbuf_addf(err, "cannot read '%s'", src.buf);
+		/* Refuses what turned into a FIFO or a device since path_is_file(): never waits. */
+		if ((r = strbuf_read_file(&text, src.buf, GEN_MAX_CATALOG_FILE_BYTES)) < 0) {
+			strbuf_addf(err, "cannot copy the task's '%s' for the agent: ", src.buf);
+			if (r == -E2BIG)
+				strbuf_addf(err, "larger than %u MiB",
+					    GEN_MAX_CATALOG_FILE_BYTES >> 20);
+			else
+				strbuf_addstr(err, r == -EINVAL ? "not a regular file"
+								: strerror(-r));
 			r = -EIO;
 			goto out;
 		}
@@ -667,39 +706,111 @@ out:
 	return r;
 }
 
-/* usage.json of the agent's workspace: what it reports it spent. */
-static void read_usage(const char *ws, struct gen_attempt *a)
-{
-	char *path = path_join(ws, "usage.json");
-	json_t *u = json_load_file(path, 0, NULL);
+/* A usage report is a few numbers; more than this is not one. */
+#define GEN_MAX_USAGE_BYTES (64u << 10)
 
-	free(path);
-	if (!json_is_object(u)) {
-		a->error = xstrdup("the agent reported no usage (usage.json in its workspace): its "
-				   "tokens and cost are unknown");
-		a->prompt_tokens = a->completion_tokens = a->cached_tokens = -1;
-		json_decref(u);
-		return;
-	}
-	a->prompt_tokens = json_integer_value(json_object_get(u, "prompt_tokens"));
-	a->completion_tokens = json_integer_value(json_object_get(u, "completion_tokens"));
-	a->cached_tokens = json_integer_value(json_object_get(u, "cached_tokens"));
-	if (json_is_number(json_object_get(u, "cost_usd")))
-		a->cost_usd = json_number_value(json_object_get(u, "cost_usd"));
-	json_decref(u);
+/* What a file of the agent's workspace is instead of a regular file, in words. */
+static const char *file_type(mode_t m)
+{
+	if (S_ISLNK(m))
+		return "a symbolic link";
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	return "something";
 }
 
+/*
+ * `name` of the agent's workspace (open as wsfd) into sb, at most max_bytes: the agent is not
+ * trusted with what it leaves there, so a symbolic link is never followed (it could point at
+ * the hidden shipped solution, or at any file kgb can read and the agent cannot), and what is
+ * not a regular file is never opened (a FIFO would block kgb forever). On failure, -errno and
+ * *why says what was there; -ENOENT (nothing there) leaves *why to the caller.
+ */
+static int read_ws_file(int wsfd, const char *name, size_t max_bytes, struct strbuf *sb,
+			struct strbuf *why)
+{
+	struct stat st;
+	int r;
+
+	memset(&st, 0, sizeof(st));
+	r = strbuf_read_file_at(sb, wsfd, name, max_bytes, &st);
+	if (r == 0 || r == -ENOENT)
+		return r;
+	strbuf_addf(why, "%s in the agent's workspace ", name);
+	if (r == -ELOOP)
+		strbuf_addstr(why, "is a symbolic link: not followed");
+	else if ((r == -EISDIR || r == -EINVAL) && !S_ISREG(st.st_mode))
+		strbuf_addf(why, "is %s, not a regular file: not read", file_type(st.st_mode));
+	else if (r == -E2BIG && max_bytes % (1u << 20) == 0)
+		strbuf_addf(why, "is larger than %zu MiB: not read", max_bytes >> 20);
+	else if (r == -E2BIG)
+		strbuf_addf(why, "is larger than %zu KiB: not read", max_bytes >> 10);
+	else
+		strbuf_addf(why, "cannot be read: %s", strerror(-r));
+	return r;
+}
+
+/*
+ * usage.json of the agent's workspace: what it reports it spent. Anything but a small regular
+ * file holding a JSON object leaves its tokens (-1) and cost unknown, with the reason in
+ * a->error; the attempt itself goes on (its solution is still scored).
+ */
+static void read_usage(int wsfd, struct gen_attempt *a)
+{
+	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
+	json_t *u = NULL;
+	int r = read_ws_file(wsfd, "usage.json", GEN_MAX_USAGE_BYTES, &text, &why);
+
+	if (r == 0)
+		u = json_loadb(text.buf, text.len, 0, NULL);
+	if (r == -ENOENT)
+		strbuf_addstr(&why, "the agent reported no usage (usage.json in its workspace): "
+				    "its tokens and cost are unknown");
+	else if (r == 0 && !json_is_object(u))
+		strbuf_addstr(&why, "usage.json in the agent's workspace is not a JSON object");
+	if (why.len) {
+		if (r != -ENOENT)
+			strbuf_addstr(&why, "; the agent's tokens and cost are unknown");
+		free(a->error);
+		a->error = strbuf_detach(&why, NULL);
+		a->prompt_tokens = a->completion_tokens = a->cached_tokens = -1;
+	} else {
+		a->prompt_tokens = json_integer_value(json_object_get(u, "prompt_tokens"));
+		a->completion_tokens = json_integer_value(json_object_get(u, "completion_tokens"));
+		a->cached_tokens = json_integer_value(json_object_get(u, "cached_tokens"));
+		if (json_is_number(json_object_get(u, "cost_usd")))
+			a->cost_usd = json_number_value(json_object_get(u, "cost_usd"));
+	}
+	json_decref(u);
+	strbuf_release(&text);
+	strbuf_release(&why);
+}
+
+/*
+ * One task's agent: a fresh workspace, the agent run in it, then what it left read back as
+ * untrusted data. Whatever the agent does (no solution, a link, a FIFO, a file too large, its
+ * workspace gone, out of time) is this task's outcome, stored with its reason; only what
+ * stops the run itself (the store, the sandbox, the disk, the evaluation engine) is an error.
+ */
 static int run_external(const struct gen_opts *o, struct store *st, long long run_id,
 			struct trajectory *t, struct strbuf *err)
 {
-	struct strbuf ws = STRBUF_INIT, file = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf ws = STRBUF_INIT, file = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT;
 	struct strbuf e_prompt = STRBUF_INIT, e_verify = STRBUF_INIT, e_sol = STRBUF_INIT,
 		      e_task = STRBUF_INIT, e_tmp = STRBUF_INIT;
 	struct gen_attempt *a = new_attempt(t->res);
 	char *catalog = NULL;
 	char **env;
 	size_t ne = 0;
-	int status = 0, r;
+	int status = 0, wsfd = -1, r;
 	bool timed_out = false;
 	double t0;
 
@@ -720,25 +831,18 @@ static int run_external(const struct gen_opts *o, struct store *st, long long ru
 		r = -EIO;
 		goto out;
 	}
-	prompt_build(t->task, o->platform, o->platform_prompt, &text);
+	/* The prompt gen_run() built: the trajectory's first message. */
 	strbuf_addf(&file, "%s/prompt.md", ws.buf);
-	if ((r = write_file(file.buf, text.buf, err)) < 0)
+	if ((r = write_file(file.buf, t->msgs[0].content, err)) < 0)
 		goto out;
-	strbuf_reset(&text);
-	/*
-	 * Inside the agent's sandbox, ./verify runs the candidate without a sandbox of its own:
-	 * the agent's already holds it (read-only files, catalog hidden), and a nested one would
-	 * need the capabilities the agent must not have (they would let it undo its own box).
-	 * The final score is computed outside, under the full sandbox.
-	 */
-	strbuf_addf(&text, verify_script, t->task->op, o->kgb_exe, catalog, o->platform,
-		    t->task->op, o->agent_sandbox == SANDBOX_OFF ? "" : " --sandbox=off");
+	verify_script(o, t->task, catalog, &text);
 	strbuf_reset(&file);
 	strbuf_addf(&file, "%s/verify", ws.buf);
 	if ((r = write_file(file.buf, text.buf, err)) < 0 || chmod(file.buf, 0755) < 0) {
 		r = r < 0 ? r : -errno;
 		goto out;
 	}
+	strbuf_reset(&text);
 	strbuf_addf(&e_prompt, "KGB_PROMPT=%s/prompt.md", ws.buf);
 	strbuf_addf(&e_verify, "KGB_VERIFY=%s/verify", ws.buf);
 	strbuf_addf(&e_sol, "KGB_SOLUTION=%s/solution.py", ws.buf);
@@ -761,27 +865,45 @@ static int run_external(const struct gen_opts *o, struct store *st, long long ru
 	if (r < 0)
 		goto out;
 	a->latency_ms = (monotonic_s() - t0) * 1000;
-	read_usage(ws.buf, a);
-	strbuf_reset(&file);
-	strbuf_addf(&file, "%s/solution.py", ws.buf);
-	if (timed_out || !path_is_file(file.buf)) {
+	/* Its files are read relative to the workspace itself, never through a path again. */
+	wsfd = open(ws.buf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (wsfd < 0) {
+		strbuf_addf(&why, "the agent's workspace cannot be opened any more: %s",
+			    strerror(errno));
+		a->prompt_tokens = a->completion_tokens = a->cached_tokens = -1;
+	} else {
+		read_usage(wsfd, a);
+	}
+	if (timed_out) {
+		strbuf_reset(&why);
+		strbuf_addstr(&why, "the agent command ran out of time");
+	} else if (wsfd >= 0 && (r = read_ws_file(wsfd, "solution.py", EVAL_MAX_CANDIDATE_BYTES,
+						  &text, &why)) == -ENOENT) {
+		strbuf_addstr(&why, "the agent left no solution.py in its workspace");
+	} else if (wsfd >= 0 && r == 0 && memchr(text.buf, '\0', text.len)) {
+		/* Python refuses such a file; as a C string it would be scored cut short. */
+		strbuf_addstr(&why, "solution.py in the agent's workspace holds a NUL byte: not "
+				    "Python source");
+	}
+	if (why.len) {
 		set_outcome(a, timed_out ? "timeout" : "no_code");
 		free(a->error);
-		a->error = xstrdup(timed_out ? "the agent command ran out of time"
-					     : "the agent left no solution.py in its workspace");
+		a->error = strbuf_detach(&why, NULL);
 		add_usage(t->res, a);
 		r = store_attempt(st, run_id, o, t->task, a, err);
 		goto out;
 	}
 	set_outcome(a, "generated");
-	a->candidate = xstrdup(file.buf);
+	strbuf_reset(&file);
+	strbuf_addf(&file, "%s/solution.py", ws.buf);
+	a->candidate = strbuf_detach(&file, NULL);
 	add_usage(t->res, a);
 	if ((r = store_attempt(st, run_id, o, t->task, a, err)) < 0)
 		goto out;
 	{
 		struct gen_attempt *fin = new_attempt(t->res);
 
-		r = final_eval(o, st, run_id, t, file.buf, fin, err);
+		r = final_eval(o, st, run_id, t, text.buf, fin, err);
 		if (r == 0 && !strcmp(fin->outcome, "pass")) {
 			t->passed = t->res->solved = true;
 			for (unsigned rr = 0; rr <= t->res->rounds; rr++)
@@ -790,9 +912,12 @@ static int run_external(const struct gen_opts *o, struct store *st, long long ru
 		}
 	}
 out:
+	if (wsfd >= 0)
+		close(wsfd);
 	strbuf_release(&ws);
 	strbuf_release(&file);
 	strbuf_release(&text);
+	strbuf_release(&why);
 	strbuf_release(&e_prompt);
 	strbuf_release(&e_verify);
 	strbuf_release(&e_sol);
@@ -825,8 +950,12 @@ int gen_run(const struct gen_opts *o, const struct task *const *tasks, size_t nr
 		res[i].rounds = o->track == GEN_EXTERNAL ? 0 : o->rounds;
 		res[i].solved_by_round = xcalloc(res[i].rounds + 1, sizeof(unsigned));
 		res[i].best_speedup = NAN;
-		res[i].cost_usd = NAN;
-		prompt_build(tasks[i], o->platform, o->platform_prompt, &prompt);
+		res[i].cost_usd = 0; /* add_usage() adds each request's, NAN when unknown */
+		if (prompt_build(tasks[i], o->platform, o->platform_prompt, &prompt, err) < 0) {
+			strbuf_release(&prompt);
+			r = -EBADMSG;
+			goto out;
+		}
 		for (unsigned s = 0; s < per_task; s++) {
 			struct trajectory *t = &tr[i * per_task + s];
 
@@ -851,6 +980,7 @@ int gen_run(const struct gen_opts *o, const struct task *const *tasks, size_t nr
 				a->stage = "generate";
 				set_outcome(a, "budget");
 				a->error = xstrdup("not started: the run's budget is spent");
+				add_usage(tr[i].res, a);
 				r = store_attempt(st, run_id, o, tr[i].task, a, err);
 				continue;
 			}
@@ -866,11 +996,21 @@ int gen_run(const struct gen_opts *o, const struct task *const *tasks, size_t nr
 		r = run_round(o, llm, st, run_id, tr, ntr, round, err);
 	}
 	for (size_t i = 0; i < ntr && r == 0 && o->track == GEN_AGENT; i++) {
-		if (tr[i].best_candidate)
-			r = final_eval(o, st, run_id, &tr[i], tr[i].best_candidate,
-				       new_attempt(tr[i].res), err);
-		else
+		struct strbuf code = STRBUF_INIT;
+
+		if (!tr[i].best_candidate) {
 			tr[i].res->final_verdict = "fail";
+			continue;
+		}
+		/* A file kgb wrote from a reply's code block: no agent ever had it. */
+		r = strbuf_read_file(&code, tr[i].best_candidate, EVAL_MAX_CANDIDATE_BYTES);
+		if (r < 0)
+			strbuf_addf(err, "cannot read '%s': %s", tr[i].best_candidate,
+				    strerror(-r));
+		else
+			r = final_eval(o, st, run_id, &tr[i], code.buf, new_attempt(tr[i].res),
+				       err);
+		strbuf_release(&code);
 	}
 out:
 	for (size_t i = 0; i < ntr; i++)

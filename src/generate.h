@@ -78,7 +78,8 @@ struct gen_task_result {
 	double best_speedup;	   /* of the passing candidates; NAN when untimed or none */
 	const char *final_verdict; /* agent tracks: the best kernel with held-out cases (static) */
 	long long prompt_tokens, completion_tokens, cached_tokens;
-	double cost_usd, llm_s, eval_s;
+	double cost_usd; /* of its requests (not its final evaluation); NAN if one's is unknown */
+	double llm_s, eval_s;
 	struct gen_attempt *attempts;
 	size_t nr_attempts;
 };
@@ -89,7 +90,9 @@ void gen_task_result_release(struct gen_task_result *r);
  * Runs the track over `tasks` (borrowed), storing as it goes under run `run_id` of the store
  * at opts->store_path. *ret is an array of nr_tasks results (owned; release each, then free).
  * A negative errno with err set only when the run cannot go on (the store, curl, a child that
- * cannot start); a failing request or kernel is a result, not an error.
+ * cannot start; -EBADMSG: a task's prompt cannot be built from the catalog, before anything is
+ * asked). A failing request or kernel is a result, not an error; so is whatever an external
+ * agent leaves in its workspace (no solution.py, a link, a FIFO, a file too large).
  */
 int gen_run(const struct gen_opts *opts, const struct task *const *tasks, size_t nr_tasks,
 	    long long run_id, struct gen_task_result **ret, struct strbuf *err) KGB_WUR;

@@ -633,6 +633,11 @@ int llm_run(struct llm_client *c, struct llm_request *reqs, size_t n, struct str
 		ts[i].req = &reqs[i];
 		ts[i].started = -1;
 		strbuf_init(&ts[i].reply, 0);
+		/*
+		 * Summed over its attempts; a request never sent (the budget) costs nothing where
+		 * the price is known, and is as unknown as the others where it is not.
+		 */
+		reqs[i].cost_usd = isnan(c->cfg.price.input) ? NAN : 0;
 	}
 	for (;;) {
 		double now = monotonic_s(), next_due = INFINITY;
@@ -657,8 +662,6 @@ int llm_run(struct llm_client *c, struct llm_request *reqs, size_t n, struct str
 			}
 			if (running >= c->cfg.concurrency)
 				continue;
-			if (t->req->attempts == 0)
-				t->req->cost_usd = isnan(c->cfg.price.input) ? NAN : 0;
 			if ((ret = start_attempt(c, t, now, err)) < 0)
 				goto out;
 			running++;

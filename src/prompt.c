@@ -1,5 +1,6 @@
 #include "prompt.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,12 +97,26 @@ static const char cublas_conventions[] =
 	"for D and Z); the result is checked against a float64 computation with a tolerance that "
 	"grows with the length of each sum.\n";
 
-void prompt_build(const struct task *t, const char *platform, const char *fragment,
-		  struct strbuf *out)
+int prompt_build(const struct task *t, const char *platform, const char *fragment,
+		 struct strbuf *out, struct strbuf *err)
 {
 	struct strbuf body = STRBUF_INIT;
 	char *path = task_path(t, "prompt.md");
+	/* Not a FIFO or a device (never waited on), and whole: a prompt cut short says less. */
+	int r = strbuf_read_file(&body, path, PROMPT_MAX_SEMANTICS_BYTES);
 
+	if (r < 0) {
+		strbuf_addf(err, "task '%s/%s': cannot read its semantics '%s': ", t->source, t->op,
+			    path);
+		if (r == -E2BIG)
+			strbuf_addf(err, "larger than %u MiB", PROMPT_MAX_SEMANTICS_BYTES >> 20);
+		else if (r == -EINVAL)
+			strbuf_addstr(err, "not a regular file");
+		else
+			strbuf_addstr(err, strerror(-r));
+		free(path);
+		return r;
+	}
 	strbuf_addf(out, "# Task: implement `%s` (%s) in Triton\n\n", t->op, t->source);
 	strbuf_addstr(out, "Write one Python module that defines these functions, each with "
 			   "exactly this name and parameter list:\n\n");
@@ -112,8 +127,7 @@ void prompt_build(const struct task *t, const char *platform, const char *fragme
 	if (!strcmp(t->source, "cublas"))
 		strbuf_addstr(out, cublas_conventions);
 	strbuf_addstr(out, "\n## Semantics\n\n");
-	if (strbuf_read_file(&body, path, 1 << 20) == 0)
-		strbuf_add(out, body.buf, body.len);
+	strbuf_add(out, body.buf, body.len);
 	if (out->len && out->buf[out->len - 1] != '\n')
 		strbuf_addch(out, '\n');
 	strbuf_addstr(out,
@@ -136,5 +150,6 @@ void prompt_build(const struct task *t, const char *platform, const char *fragme
 	strbuf_addf(out, "\n## Platform: %s\n\n%s\n", platform, fragment);
 	free(path);
 	strbuf_release(&body);
+	return 0;
 }
 

@@ -9,11 +9,17 @@
 #include "catalog.h"
 #include "util/strbuf.h"
 
+/* The most of a task's prompt.md that goes into a prompt: more is refused, never cut. */
+#define PROMPT_MAX_SEMANTICS_BYTES (1u << 20)
+
 /*
  * Appends the whole prompt to `out`: `platform` names the platform profile and `fragment` is
- * its prompt text (profile.h), the constraints and pitfalls of that hardware.
+ * its prompt text (profile.h), the constraints and pitfalls of that hardware. -errno with err
+ * set (out then unchanged) when the task's prompt.md cannot be read whole: missing, not a
+ * regular file, or larger than PROMPT_MAX_SEMANTICS_BYTES; a prompt without the task's
+ * semantics is never sent.
  */
-void prompt_build(const struct task *t, const char *platform, const char *fragment,
-		  struct strbuf *out);
+int prompt_build(const struct task *t, const char *platform, const char *fragment,
+		 struct strbuf *out, struct strbuf *err) KGB_WUR;
 
 #endif

@@ -679,7 +679,9 @@ int store_generation_totals(struct store *s, long long run_id, struct store_gen_
 	if (sqlite3_prepare_v2(s->db,
 			       "SELECT SUM(COALESCE(prompt_tokens, 0)"
 			       " + COALESCE(completion_tokens, 0)),"
-			       " SUM(cost_usd), COUNT(cost_usd), COUNT(*),"
+			       " SUM(CASE WHEN stage <> 'final' THEN cost_usd END),"
+			       " COUNT(CASE WHEN stage <> 'final' THEN cost_usd END),"
+			       " COUNT(CASE WHEN stage <> 'final' THEN 1 END),"
 			       " SUM(COALESCE(latency_ms, 0) + COALESCE(eval_ms, 0)),"
 			       " COUNT(DISTINCT source || '/' || task),"
 			       " COUNT(DISTINCT CASE WHEN outcome = 'pass'"
@@ -692,7 +694,10 @@ int store_generation_totals(struct store *s, long long run_id, struct store_gen_
 	r = step_row(s, st, "reading the generations", err);
 	if (r == 0) {
 		ret->tokens = sqlite3_column_int64(st, 0);
-		/* A cost is known only when every request has one. */
+		/*
+		 * A cost is known only when every request has one; a final evaluation sends no
+		 * request (its row's cost is NULL, and not a request's).
+		 */
 		if (sqlite3_column_int64(st, 2) == sqlite3_column_int64(st, 3) &&
 		    sqlite3_column_int64(st, 3) > 0)
 			ret->cost_usd = sqlite3_column_double(st, 1);

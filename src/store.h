@@ -208,7 +208,7 @@ void store_attempts_free(struct store_attempt *v, size_t n);
 /* A generation run's totals over every request. */
 struct store_gen_totals {
 	long long tokens;     /* prompt + completion; -1 when the run has no requests */
-	double cost_usd;      /* NAN unless every request has a cost */
+	double cost_usd;      /* NAN unless every request (no final evaluation) has a cost */
 	double time_ms;	      /* model latency + evaluation; NAN when none */
 	size_t tasks, solved; /* tasks, and tasks with a passing request (any round) */
 	char *model, *track;  /* owned; NULL when none */

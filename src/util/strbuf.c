@@ -114,31 +114,30 @@ int strbuf_add_capped(struct strbuf *sb, const void *data, size_t len)
 	return 0;
 }
 
-int strbuf_read_file(struct strbuf *sb, const char *path, size_t max_bytes)
+/*
+ * The whole of the open file fd into sb (reset first), which must be a regular file of at most
+ * max_bytes (0: no cap); fd is closed. *ret_st (may be NULL) gets what fstat() saw.
+ */
+static int read_fd_capped(struct strbuf *sb, int fd, size_t max_bytes, struct stat *ret_st)
 {
 	char tmp[8192];
 	struct stat st;
-	int fd, r = 0;
+	int r = 0;
 	ssize_t n;
 
 	strbuf_reset(sb);
-	/* O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below). */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
+	if (fstat(fd, &st) < 0) {
 		r = -errno;
-	else if (!S_ISREG(st.st_mode))
-		r = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	if (r < 0) {
 		close(fd);
 		return r;
 	}
-	if (max_bytes && (size_t)st.st_size > max_bytes) {
-		close(fd);
-		return -E2BIG;
-	}
-	for (;;) {
+	if (ret_st)
+		*ret_st = st;
+	if (!S_ISREG(st.st_mode))
+		r = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	else if (max_bytes && (size_t)st.st_size > max_bytes)
+		r = -E2BIG;
+	while (r == 0) {
 		n = read(fd, tmp, sizeof(tmp));
 		if (n < 0) {
 			if (errno == EINTR)
@@ -148,6 +147,7 @@ int strbuf_read_file(struct strbuf *sb, const char *path, size_t max_bytes)
 		}
 		if (n == 0)
 			break;
+		/* It may grow while read: the cap holds for what is read, not only for st_size. */
 		if (max_bytes && sb->len + (size_t)n > max_bytes) {
 			r = -E2BIG;
 			break;
@@ -160,6 +160,48 @@ int strbuf_read_file(struct strbuf *sb, const char *path, size_t max_bytes)
 	return r;
 }
 
+int strbuf_read_file(struct strbuf *sb, const char *path, size_t max_bytes)
+{
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below). */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	strbuf_reset(sb);
+	if (fd < 0)
+		return -errno;
+	return read_fd_capped(sb, fd, max_bytes, NULL);
+}
+
+int strbuf_read_file_at(struct strbuf *sb, int dirfd, const char *name, size_t max_bytes,
+			struct stat *ret_st)
+{
+	struct stat st;
+	int fd;
+
+	strbuf_reset(sb);
+	/* One component: O_NOFOLLOW guards the last one only. */
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return -EINVAL;
+	/*
+	 * What is not a regular file is refused without being opened: opening a device may do
+	 * something by itself (a tape rewinds, a terminal becomes the controlling one).
+	 */
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	if (ret_st)
+		*ret_st = st;
+	if (S_ISLNK(st.st_mode))
+		return -ELOOP;
+	if (!S_ISREG(st.st_mode))
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	if (max_bytes && (size_t)st.st_size > max_bytes)
+		return -E2BIG;
+	/* It may have been swapped since: O_NOFOLLOW and O_NONBLOCK, then fstat() again. */
+	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	return read_fd_capped(sb, fd, max_bytes, ret_st);
+}
+
 void strbuf_trim_trailing(struct strbuf *sb)
 {
 	while (sb->len && (sb->buf[sb->len - 1] == '\n' || sb->buf[sb->len - 1] == ' ' ||
@@ -167,4 +209,16 @@ void strbuf_trim_trailing(struct strbuf *sb)
 		sb->len--;
 	if (sb->alloc)
 		sb->buf[sb->len] = '\0';
+}
+
+void strbuf_add_sh_quoted(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '\'');
 }

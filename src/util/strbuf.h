@@ -15,6 +15,8 @@
 
 #include "compiler.h"
 
+struct stat;
+
 struct strbuf {
 	size_t alloc;
 	size_t len;
@@ -44,6 +46,20 @@ int strbuf_add_capped(struct strbuf *sb, const void *data, size_t len) KGB_WUR;
  * directory, -E2BIG past max_bytes (0: no cap).
  */
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max_bytes) KGB_WUR;
+/*
+ * strbuf_read_file() of `name`, one path component in the directory open as `dirfd`
+ * (AT_FDCWD: the working directory), for a directory someone else writes (an agent's
+ * workspace): a symbolic link is never followed (-ELOOP), what is not a regular file is
+ * refused without being opened (-EISDIR, -EINVAL), a name with a '/' or "." or ".." is -EINVAL.
+ * *ret_st (may be NULL) gets the file's lstat when it could be taken, to say what it was.
+ */
+int strbuf_read_file_at(struct strbuf *sb, int dirfd, const char *name, size_t max_bytes,
+			struct stat *ret_st) KGB_WUR;
 void strbuf_trim_trailing(struct strbuf *sb);
+/*
+ * s as one word of POSIX sh: in single quotes, each ' written as '\'' (close, an escaped quote,
+ * reopen), so that nothing in it ($, `, \, a space, a newline) is ever expanded or split.
+ */
+void strbuf_add_sh_quoted(struct strbuf *sb, const char *s);
 
 #endif

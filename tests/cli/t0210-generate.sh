@@ -161,6 +161,22 @@ test_expect_success 'the token budget stops new requests once spent' '
 	test "$(json_eval "$TMP/budget.out" "recs[0][\"pass_at_k\"][\"1\"]")" = 0.5
 '
 
+# Without --prices no cost is known, a request the budget kept from being sent included: its
+# cost is unknown (null) like the others', never a 0 that makes the sum look known (issue 36).
+test_expect_success 'without prices the costs are null, also with requests the budget stopped' '
+	test "$(json_eval "$TMP/budget.out" "[r[\"cost_usd\"] for r in recs]")" = "[None, None]" &&
+	test "$(json_eval "$TMP/budget.out" "recs[-1][\"cost_per_success\"]")" = None &&
+	test "$(rows "select count(*) from generations where cost_usd is not null")" = 0 &&
+	gen --task scale --base-url "$URL/v1" --model m --samples 4 --concurrency 1 --budget-tokens 300 \
+		--out "$TMP/budget2" >"$TMP/budget2.out" &&
+	grep -qx "cost: unknown (no --prices for this model)" "$TMP/budget2.out" &&
+	printf "{\"m\": {\"input\": 1.0, \"output\": 10.0}}" >"$TMP/mprices.json" &&
+	gen --task scale --base-url "$URL/v1" --model m --samples 4 --concurrency 1 --budget-tokens 300 \
+		--prices "$TMP/mprices.json" --out "$TMP/budget3" --json >"$TMP/budget3.out" &&
+	test "$(json_eval "$TMP/budget3.out" "round(recs[-1][\"cost_usd\"], 10)")" = 0.00104 &&
+	test "$(rows "select count(*) from generations where outcome = \"budget\" and cost_usd = 0")" = 2
+'
+
 script agent '[{"match": "implement `scale`", "replies": [{"text": "thinking"}]},
 	{"match": "implement `shift`", "replies": [{"code": shift}]},
 	{"match": "no usable code", "replies": [{"code": good}]}]'
@@ -174,6 +190,19 @@ test_expect_success 'agent track, two tasks: feedback until correct, then the he
 	test -f "$TMP/agent/final/scale/s0.py" && test -f "$TMP/agent/final/shift/s0.py" &&
 	test "$(json_eval "$TMP/agent.out" "recs[-1][\"solved_within_rounds\"][:2]")" = "[0.5, 1.0]" &&
 	test "$(grep -c "" "$TMP/agent.log")" = 3
+'
+
+# The final evaluations send no request: they cost nothing, and a run whose every request has
+# a price has a known cost, in the store's totals (kgb report) as in its own output (issue 36).
+export KGB_STORE=$TMP/agentp.db
+test_expect_success 'agent track with prices: the run'"'"'s cost is known, in kgb report too' '
+	printf "{\"m\": {\"input\": 1.0, \"output\": 10.0}}" >"$TMP/aprices.json" &&
+	gen --track agent --base-url "$URL/v1" --model m --prices "$TMP/aprices.json" \
+		--out "$TMP/agentp" --json >"$TMP/agentp.out" &&
+	test "$(rows "select count(*) from generations where stage = \"final\" and cost_usd is null")" = 2 &&
+	test "$(json_eval "$TMP/agentp.out" "round(recs[-1][\"cost_usd\"], 10)")" = 0.0018 &&
+	"$KGB" report --run 1 -o "$TMP/agentp.html" &&
+	grep -q "data-key=\"cost_per_success_usd\" data-value=\"0\.000[89]" "$TMP/agentp.html"
 '
 
 cp "$GOOD" "$TMP/good.py"

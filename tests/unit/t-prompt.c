@@ -1,6 +1,8 @@
 /* t-prompt.c - the prompt of `kgb show`: signatures, argument types, semantics, rules. */
 #include "unit.h"
 
+#include <sys/stat.h>
+
 #include "prompt.h"
 
 #define TOP "'schema': 1, 'op': 'foo', 'source': 'aten'"
@@ -23,7 +25,7 @@ static void test_argument_types(void **state)
 	struct strbuf out = STRBUF_INIT;
 	const char *types, *sem;
 
-	prompt_build(t, "interpreter", "FRAGMENT-I", &out);
+	assert_int_equal(prompt_build(t, "interpreter", "FRAGMENT-I", &out, &fx->errs), 0);
 	assert_contains(out.buf, "\n## Platform: interpreter\n\nFRAGMENT-I\n");
 	assert_contains(out.buf, "- `clone` implements `clone(Tensor self, *, MemoryFormat? "
 				 "memory_format=None) -> Tensor`\n");
@@ -54,7 +56,7 @@ static void test_no_argument_types(void **state)
 		    " 'args': [" ARG_X ", {'name': 'p', 'value': 2}]}]}");
 	struct strbuf out = STRBUF_INIT;
 
-	prompt_build(t, "nvidia-hopper", "F", &out);
+	assert_int_equal(prompt_build(t, "nvidia-hopper", "F", &out, &fx->errs), 0);
 	assert_contains(out.buf, "- `f` implements `f(Tensor self, Scalar p)`\n\n## Semantics\n");
 	assert_null(strstr(out.buf, "Argument types"));
 	strbuf_release(&out);
@@ -65,11 +67,13 @@ static void build_for_source(void **state, const char *source, struct strbuf *ou
 {
 	struct unit_fx *fx = *state;
 	struct strbuf spec = STRBUF_INIT;
+	const struct task *t;
 
 	strbuf_addf(&spec, "{'schema': 1, 'op': 'foo', 'source': '%s', 'entries': [{'name': 'f', "
 			   "'signature': 'f(Tensor self)', 'args': [" ARG_X "]}]}",
 		    source);
-	prompt_build(unit_fx_load_in(fx, source, spec.buf), "nvidia-hopper", "F", out);
+	t = unit_fx_load_in(fx, source, spec.buf);
+	assert_int_equal(prompt_build(t, "nvidia-hopper", "F", out, &fx->errs), 0);
 	strbuf_release(&spec);
 }
 
@@ -94,11 +98,43 @@ static void test_layout_rule_vllm(void **state)
 	strbuf_release(&out);
 }
 
+/*
+ * A prompt.md that cannot be read whole (too large, a FIFO) is an error: the prompt is never
+ * sent without the task's semantics, nor does kgb wait on a FIFO (issue 36).
+ */
+static void test_semantics_unreadable(void **state)
+{
+	struct unit_fx *fx = *state;
+	const struct task *t = unit_fx_load(
+		fx, "{" TOP ", 'entries': [{'name': 'f', 'signature': 'f(Tensor self)',"
+		    " 'args': [" ARG_X "]}]}");
+	char *path = task_path(t, "prompt.md");
+	struct strbuf out = STRBUF_INIT;
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	for (unsigned i = 0; i <= PROMPT_MAX_SEMANTICS_BYTES / 16; i++)
+		fputs("0123456789abcdef", f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(prompt_build(t, "nvidia-hopper", "F", &out, &fx->errs), -E2BIG);
+	assert_int_equal(out.len, 0);
+	assert_contains(fx->errs.buf, "prompt.md': larger than 1 MiB");
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	strbuf_reset(&fx->errs);
+	assert_int_equal(prompt_build(t, "nvidia-hopper", "F", &out, &fx->errs), -EINVAL);
+	assert_contains(fx->errs.buf, "prompt.md': not a regular file");
+	strbuf_reset(&fx->errs);
+	free(path);
+	strbuf_release(&out);
+}
+
 static const struct CMUnitTest tests[] = {
 	unit_test_fx(test_layout_rule_aten),
 	unit_test_fx(test_layout_rule_vllm),
 	unit_test_fx(test_argument_types),
 	unit_test_fx(test_no_argument_types),
+	unit_test_fx(test_semantics_unreadable),
 };
 
 UNIT_MAIN(tests)

@@ -1,5 +1,10 @@
-/* t-strbuf.c - struct strbuf: invariants, formatting, the cap, reading files, detaching. */
+/*
+ * t-strbuf.c - struct strbuf: invariants, formatting, the cap, reading files (also in a directory
+ * someone else writes, without following links), detaching, quoting for sh.
+ */
 #include "unit.h"
+
+#include <sys/stat.h>
 
 static void test_init_is_empty(void **state)
 {
@@ -136,6 +141,86 @@ static void test_read_file(void **state)
 	free(missing);
 }
 
+/* Each way an agent's workspace may hold something else than its file (issue 36). */
+static void test_read_file_at(void **state)
+{
+	struct unit_fx *fx = *state;
+	struct strbuf sb = STRBUF_INIT, big = STRBUF_INIT;
+	char *fifo = path_join(fx->root, "fifo"), *dir = path_join(fx->root, "dir");
+	char *link = path_join(fx->root, "link");
+	struct stat st;
+	int dfd = open(fx->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	assert_true(dfd >= 0);
+	for (int i = 0; i < 3000; i++)
+		strbuf_addf(&big, "line %d\n", i);
+	unit_write_file(fx->root, "ok.txt", big.buf);
+	assert_int_equal(mkfifo(fifo, 0644), 0);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(symlink("ok.txt", link), 0);
+
+	assert_int_equal(strbuf_read_file_at(&sb, dfd, "ok.txt", big.len, &st), 0);
+	assert_string_equal(sb.buf, big.buf);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(strbuf_read_file_at(&sb, dfd, "ok.txt", big.len - 1, NULL), -E2BIG);
+	assert_int_equal(sb.len, 0);
+	/* A link to a readable file is still refused, and says it was one. */
+	assert_int_equal(strbuf_read_file_at(&sb, dfd, "link", 0, &st), -ELOOP);
+	assert_true(S_ISLNK(st.st_mode));
+	/* A FIFO without a writer: refused at once, never opened (so never waited on). */
+	assert_int_equal(strbuf_read_file_at(&sb, dfd, "fifo", 0, &st), -EINVAL);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(strbuf_read_file_at(&sb, dfd, "dir", 0, &st), -EISDIR);
+	assert_int_equal(strbuf_read_file_at(&sb, dfd, "missing", 0, NULL), -ENOENT);
+	assert_int_equal(strbuf_read_file_at(&sb, dfd, "dir/../ok.txt", 0, NULL), -EINVAL);
+	assert_int_equal(strbuf_read_file_at(&sb, dfd, "..", 0, NULL), -EINVAL);
+	assert_int_equal(strbuf_read_file_at(&sb, dfd, "", 0, NULL), -EINVAL);
+	close(dfd);
+	strbuf_release(&sb);
+	strbuf_release(&big);
+	free(fifo);
+	free(dir);
+	free(link);
+}
+
+static void test_sh_quoted(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} rows[] = {
+		{"", "''"},
+		{"/a b/c", "'/a b/c'"},
+		{"it's", "'it'\\''s'"},
+		{"'", "''\\'''"},
+		{"$(touch x) `y` \\\n", "'$(touch x) `y` \\\n'"},
+	};
+	static const char odd[] = "q'$(echo no) `echo no` a  b\n\\\"x\"''";
+	struct strbuf cmd = STRBUF_INIT;
+	char got[128] = "";
+	size_t n;
+	FILE *p;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addstr(&sb, "x=");
+		strbuf_add_sh_quoted(&sb, rows[i].in);
+		assert_string_equal(sb.buf + 2, rows[i].out);
+		strbuf_release(&sb);
+	}
+	/* What sh reads back is the string itself, nothing run. */
+	strbuf_addstr(&cmd, "printf %s ");
+	strbuf_add_sh_quoted(&cmd, odd);
+	p = popen(cmd.buf, "r");
+	assert_non_null(p);
+	n = fread(got, 1, sizeof(got) - 1, p);
+	got[n] = '\0';
+	assert_int_equal(pclose(p), 0);
+	assert_string_equal(got, odd);
+	strbuf_release(&cmd);
+}
+
 static void test_detach(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -171,7 +256,8 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(test_init_is_empty), cmocka_unit_test(test_add),
 	cmocka_unit_test(test_addf),	      cmocka_unit_test(test_trim_trailing),
 	cmocka_unit_test(test_add_capped),    unit_test_fx(test_read_file),
-	cmocka_unit_test(test_detach),
+	cmocka_unit_test(test_detach),	      unit_test_fx(test_read_file_at),
+	cmocka_unit_test(test_sh_quoted),
 };
 
 UNIT_MAIN(tests)
