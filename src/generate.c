@@ -27,6 +27,7 @@
 #include "extract.h"
 #include "generate.h"
 #include "platform.h"
+#include "proc.h"
 #include "prompt.h"
 #include "report.h"
 #include "sandbox.h"
@@ -640,6 +641,17 @@ out:
  * goes to <ws>/agent.log, TMPDIR is <ws>/.tmp. Killed with its whole group after
  * o->agent_timeout_s.
  */
+/* What the agent's sandbox lacks, said as it starts. */
+static void say_missing(const struct sandbox_child *c, void *data)
+{
+	enum sandbox_facility missing;
+
+	(void)data;
+	if (sandbox_report_missing(&c->report, &missing))
+		fprintf(stderr, "kgb generate: agent sandbox: %s unavailable: %s; continuing "
+			"without it\n", sandbox_facility_name(missing), c->report.reason[missing]);
+}
+
 static int run_agent(const struct gen_opts *o, const char *ws, char **env, int *ret_status,
 		     bool *ret_timed_out, struct strbuf *err)
 {
@@ -652,9 +664,9 @@ static int run_agent(const struct gen_opts *o, const char *ws, char **env, int *
 	char *git = o->kgb_root ? path_join(o->kgb_root, ".git") : NULL;
 	struct sandbox *box = sandbox_new((enum sandbox_mode)o->agent_sandbox);
 	struct sandbox_opts so = {.argv = argv, .envp = env, .box = box, .inherit_stdio = true};
-	struct sandbox_child c;
-	enum sandbox_facility missing;
-	double deadline = monotonic_s() + o->agent_timeout_s;
+	/* Killed with its whole group at the deadline. */
+	struct proc_opts po = {.timeout_s = o->agent_timeout_s, .started = say_missing};
+	struct proc c;
 	size_t nw = 0;
 	int r;
 
@@ -676,29 +688,12 @@ static int run_agent(const struct gen_opts *o, const char *ws, char **env, int *
 	 */
 	if ((r = sandbox_skip(box, "netns,seccomp,unix_sockets,clean_env,min_dev", err)) < 0)
 		goto out;
-	r = sandbox_spawn(&so, &c, err);
-	if (r < 0)
-		goto out;
-	if (sandbox_report_missing(&c.report, &missing))
-		fprintf(stderr, "kgb generate: agent sandbox: %s unavailable: %s; continuing "
-			"without it\n", sandbox_facility_name(missing), c.report.reason[missing]);
-	while (!sandbox_reap(&c)) {
-		double left = deadline - monotonic_s();
-		struct pollfd pfd = {.fd = c.pidfd, .events = POLLIN};
-
-		if (left <= 0) {
-			*ret_timed_out = true;
-			sandbox_kill_group(&c);
-			break;
-		}
-		if (c.pidfd < 0) /* without a pidfd, look again every 50 ms */
-			left = left < 0.05 ? left : 0.05;
-		if (poll(&pfd, c.pidfd >= 0 ? 1 : 0, (int)fmin(left * 1000 + 1, 1e6)) < 0 &&
-		    errno != EINTR)
-			break;
+	r = proc_run(&so, &po, &c, err);
+	if (r == 0) {
+		*ret_timed_out = c.timed_out;
+		*ret_status = c.child.status;
 	}
-	sandbox_destroy(&c);
-	*ret_status = c.status;
+	proc_release(&c);
 out:
 	sandbox_free(box);
 	free(writable);

@@ -56,6 +56,7 @@ int proc_run(const struct sandbox_opts *so, const struct proc_opts *o, struct pr
 			p->timed_out = true;
 			break;
 		}
+		left = left < 1e6 ? left : 1e6; /* poll() takes an int of milliseconds */
 		/* Without a pidfd, look again every 50 ms; the cache's size every 200 ms. */
 		if (!p->child.reaped && p->child.pidfd < 0)
 			left = left < 0.05 ? left : 0.05;
