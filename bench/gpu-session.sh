@@ -36,7 +36,11 @@ if [ ! -x /tmp/p/build/kgb ] || [ "$(cat /tmp/p/.pin-sum 2>/dev/null)" != "$pin_
 fi
 mkdir -p "$keep"
 cd /tmp/p || exit 2
-export KGB_GPU_CACHE=${KGB_GPU_CACHE:-/tmp/kgbcache} KGB_GPU_JOBS=${KGB_GPU_JOBS:-16}
+# Checking slots: kgb's default (at most 8 per GPU) unless KGB_GPU_JOBS says otherwise. 16
+# slots held on the H200 while one process per job had CUDA; with a judge, a runner and an L2
+# replay runner per job they ran an 80 GiB H100 out of device memory
+# (bench/results/h100-2026-12-06).
+export KGB_GPU_CACHE=${KGB_GPU_CACHE:-/tmp/kgbcache}
 for step in "$@"; do
 	r=$out/r/$step
 	mkdir -p "$r"

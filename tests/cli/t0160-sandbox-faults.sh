@@ -324,8 +324,10 @@ test_expect_success 'print loop: crash at the output limit' '
 test_expect_success 'a flood on the candidate s stdout never reaches the protocol: output limit' '
 	test "$(verdict stdout_flood)" = crash && detail stdout_flood | grep -q "output limit"
 '
+# The floods are 64 MiB and more each; kgb-san's own peak is about 60-64 MiB (ASan's shadow
+# and quarantine; 65,696 kB once on a loaded machine): one flood kept would pass 128 MiB.
 test_expect_success 'kgb'"'"'s memory stays bounded under the floods' '
-	cat "$TMP/hwm" && test "$(cat "$TMP/hwm")" -lt 65536
+	cat "$TMP/hwm" && test "$(cat "$TMP/hwm")" -lt 98304
 '
 test_expect_success 'memory hog: crash, memory limit exceeded' '
 	test "$(verdict memhog)" = crash &&
