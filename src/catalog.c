@@ -55,6 +55,9 @@ static const char *const deep_checks[] = {"validity", "zero",	 "tail",	 "last",
 const char *const catalog_degenerate_keys[] = {"empty", "size1", "npot", "dim_size1", NULL};
 static const char *const task_files[] = {"task.json", "reference.py", "prompt.md", "solution.py",
 					 NULL};
+/* The same and the optional baseline: every file of a task kgb or its workers read. */
+static const char *const all_task_files[] = {"task.json", "reference.py", "prompt.md",
+					     "solution.py", "baseline.py", NULL};
 
 
 bool catalog_is_layout(const char *name)
@@ -855,8 +858,26 @@ static void task_version(struct vctx *v, struct task *t, const char *dir)
 	hash_hex(&h, t->version);
 }
 
+/*
+ * NULL when path resolves inside the catalog (root_real: its real path), or when it does not
+ * exist (the caller says so); else its real path (owned by the caller): a link out of the
+ * catalog, whose target kgb must not read (a prompt.md linked to a key would go to a model).
+ */
+static char *outside_catalog(const char *root_real, const char *path)
+{
+	char *real = path_abs(path);
+	size_t n = strlen(root_real);
+
+	if (!real || (!strncmp(real, root_real, n) && (real[n] == '/' || !real[n] ||
+						       !strcmp(root_real, "/")))) {
+		free(real);
+		return NULL;
+	}
+	return real;
+}
+
 static int task_load(const char *dir, const char *source_dir, const char *op_dir,
-		     struct task *t, struct strbuf *errs)
+		     const char *root_real, struct task *t, struct strbuf *errs)
 {
 	static const char *const known[] = {"schema", "op", "source", "kind", "platforms", "axes",
 					    "entries", "seed", "exempt", "allow", "degenerate",
@@ -864,6 +885,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 	struct vctx v = {.errs = errs};
 	char *file = path_join(dir, "task.json");
 	struct strbuf text = STRBUF_INIT;
+	char *outside;
 	json_error_t jerr;
 	json_t *j, *x;
 	const char *key;
@@ -871,6 +893,14 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 
 	memset(t, 0, sizeof(*t));
 	v.file = file;
+	outside = outside_catalog(root_real, file);
+	if (outside) {
+		strbuf_addf(errs, "%s: a link out of the catalog (to '%s'): not read\n", file,
+			    outside);
+		free(outside);
+		free(file);
+		return -EINVAL;
+	}
 	r = strbuf_read_file(&text, file, CATALOG_MAX_SPEC_BYTES);
 	if (r < 0) {
 		strbuf_addf(errs, "%s: cannot read: %s\n", file,
@@ -962,10 +992,15 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 	}
 	check_axes(&v, "heldout", json_object_get(j, "heldout"));
 	check_task_entries(&v, t, j);
-	for (const char *const *f = task_files; *f; f++) {
+	for (const char *const *f = all_task_files; *f; f++) {
 		char *path = path_join(dir, *f);
-		if (!path_is_file(path))
+		char *real = outside_catalog(root_real, path);
+
+		if (real)
+			verr(&v, *f, "a link out of the catalog (to '%s'): not read", real);
+		else if (!path_is_file(path) && strcmp(*f, "baseline.py"))
 			verr(&v, *f, "missing file %s", path);
+		free(real);
 		free(path);
 	}
 done:
@@ -995,11 +1030,18 @@ static int cmp_task(const void *a, const void *b)
 int catalog_load(const char *tasks_dir, struct catalog **ret, struct strbuf *errs)
 {
 	struct catalog *cat = xcalloc(1, sizeof(*cat));
+	char *root_real;
 	size_t alloc = 0;
 	int bad = 0;
 
 	if (!path_is_dir(tasks_dir)) {
 		strbuf_addf(errs, "%s: not a directory\n", tasks_dir);
+		*ret = cat;
+		return -ENOENT;
+	}
+	root_real = path_abs(tasks_dir);
+	if (!root_real) {
+		strbuf_addf(errs, "%s: %s\n", tasks_dir, strerror(errno));
 		*ret = cat;
 		return -ENOENT;
 	}
@@ -1019,7 +1061,7 @@ int catalog_load(const char *tasks_dir, struct catalog **ret, struct strbuf *err
 				free(odir);
 				continue;
 			}
-			if (task_load(odir, *src, *op, &t, errs) < 0) {
+			if (task_load(odir, *src, *op, root_real, &t, errs) < 0) {
 				task_release(&t);
 				bad = 1;
 			} else if (catalog_find(cat, t.op)) {
@@ -1038,6 +1080,7 @@ int catalog_load(const char *tasks_dir, struct catalog **ret, struct strbuf *err
 	}
 	if (cat->nr_tasks)
 		qsort(cat->tasks, cat->nr_tasks, sizeof(*cat->tasks), cmp_task);
+	free(root_real);
 	*ret = cat;
 	return bad ? -EINVAL : 0;
 }
