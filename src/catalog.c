@@ -859,11 +859,12 @@ static void task_version(struct vctx *v, struct task *t, const char *dir)
 }
 
 /*
- * NULL when path resolves inside the catalog (root_real: its real path), or when it does not
- * exist (the caller says so); else its real path (owned by the caller): a link out of the
- * catalog, whose target kgb must not read (a prompt.md linked to a key would go to a model).
+ * NULL when path resolves inside its task's directory (root_real: that directory's real path;
+ * the directory itself may be a link, as when a catalog is put together from others), or when
+ * it does not exist (the caller says so); else its real path (owned by the caller): a link
+ * out, whose target kgb must not read (a prompt.md linked to a key would go to a model).
  */
-static char *outside_catalog(const char *root_real, const char *path)
+static char *outside_task(const char *root_real, const char *path)
 {
 	char *real = path_abs(path);
 	size_t n = strlen(root_real);
@@ -877,7 +878,7 @@ static char *outside_catalog(const char *root_real, const char *path)
 }
 
 static int task_load(const char *dir, const char *source_dir, const char *op_dir,
-		     const char *root_real, struct task *t, struct strbuf *errs)
+		     struct task *t, struct strbuf *errs)
 {
 	static const char *const known[] = {"schema", "op", "source", "kind", "platforms", "axes",
 					    "entries", "seed", "exempt", "allow", "degenerate",
@@ -885,7 +886,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 	struct vctx v = {.errs = errs};
 	char *file = path_join(dir, "task.json");
 	struct strbuf text = STRBUF_INIT;
-	char *outside;
+	char *outside, *dir_real;
 	json_error_t jerr;
 	json_t *j, *x;
 	const char *key;
@@ -893,11 +894,13 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 
 	memset(t, 0, sizeof(*t));
 	v.file = file;
-	outside = outside_catalog(root_real, file);
+	dir_real = path_abs(dir);
+	outside = dir_real ? outside_task(dir_real, file) : xstrdup(dir);
 	if (outside) {
-		strbuf_addf(errs, "%s: a link out of the catalog (to '%s'): not read\n", file,
+		strbuf_addf(errs, "%s: a link out of its task directory (to '%s'): not read\n", file,
 			    outside);
 		free(outside);
+		free(dir_real);
 		free(file);
 		return -EINVAL;
 	}
@@ -908,6 +911,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 			    : r == -EINVAL ? "not a regular file"
 					   : strerror(-r));
 		strbuf_release(&text);
+		free(dir_real);
 		free(file);
 		return -EINVAL;
 	}
@@ -916,6 +920,7 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 		strbuf_addf(errs, "%s:%d:%d: invalid JSON: %s\n", file, jerr.line, jerr.column,
 			    jerr.text);
 		strbuf_release(&text);
+		free(dir_real);
 		free(file);
 		return -EINVAL;
 	}
@@ -994,10 +999,10 @@ static int task_load(const char *dir, const char *source_dir, const char *op_dir
 	check_task_entries(&v, t, j);
 	for (const char *const *f = all_task_files; *f; f++) {
 		char *path = path_join(dir, *f);
-		char *real = outside_catalog(root_real, path);
+		char *real = outside_task(dir_real, path);
 
 		if (real)
-			verr(&v, *f, "a link out of the catalog (to '%s'): not read", real);
+			verr(&v, *f, "a link out of its task directory (to '%s'): not read", real);
 		else if (!path_is_file(path) && strcmp(*f, "baseline.py"))
 			verr(&v, *f, "missing file %s", path);
 		free(real);
@@ -1007,6 +1012,7 @@ done:
 	if (v.nr_errs == 0)
 		task_version(&v, t, dir);
 	strbuf_release(&text);
+	free(dir_real);
 	free(file);
 	return v.nr_errs ? -EINVAL : 0;
 }
@@ -1030,18 +1036,11 @@ static int cmp_task(const void *a, const void *b)
 int catalog_load(const char *tasks_dir, struct catalog **ret, struct strbuf *errs)
 {
 	struct catalog *cat = xcalloc(1, sizeof(*cat));
-	char *root_real;
 	size_t alloc = 0;
 	int bad = 0;
 
 	if (!path_is_dir(tasks_dir)) {
 		strbuf_addf(errs, "%s: not a directory\n", tasks_dir);
-		*ret = cat;
-		return -ENOENT;
-	}
-	root_real = path_abs(tasks_dir);
-	if (!root_real) {
-		strbuf_addf(errs, "%s: %s\n", tasks_dir, strerror(errno));
 		*ret = cat;
 		return -ENOENT;
 	}
@@ -1061,7 +1060,7 @@ int catalog_load(const char *tasks_dir, struct catalog **ret, struct strbuf *err
 				free(odir);
 				continue;
 			}
-			if (task_load(odir, *src, *op, root_real, &t, errs) < 0) {
+			if (task_load(odir, *src, *op, &t, errs) < 0) {
 				task_release(&t);
 				bad = 1;
 			} else if (catalog_find(cat, t.op)) {
@@ -1080,7 +1079,6 @@ int catalog_load(const char *tasks_dir, struct catalog **ret, struct strbuf *err
 	}
 	if (cat->nr_tasks)
 		qsort(cat->tasks, cat->nr_tasks, sizeof(*cat->tasks), cmp_task);
-	free(root_real);
 	*ret = cat;
 	return bad ? -EINVAL : 0;
 }

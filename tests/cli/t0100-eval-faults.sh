@@ -85,25 +85,30 @@ test_expect_success 'a FIFO or an oversized file as candidate or task.json: refu
 	expect_status 1 timeout 60 "$KGB" --tasks "$TMP/fcat" lint >"$TMP/o" 2>&1 &&
 	grep -q "task.json: cannot read: not a regular file" "$TMP/o"
 '
-# A catalog from elsewhere may link a task's files out of it: a prompt.md linked to a key would
-# be sent to a model, a task.json's text shown in an error. Links inside the catalog are fine.
-test_expect_success 'links out of the catalog: refused, their targets never read' '
+# A catalog from elsewhere may link a task's files out of its directory: a prompt.md linked to
+# a key would be sent to a model, a task.json's text shown in an error. A link within the
+# task's directory is fine, and so is a task directory that is itself a link (a catalog put
+# together from others).
+test_expect_success 'links out of a task directory: refused, their targets never read' '
 	echo "SECRET-t0100-not-for-anyone" >"$TMP/secret.txt" &&
-	mkdir -p "$TMP/lcat/aten" && cp -r "$FIXTURES/tasks/aten/scale" "$TMP/lcat/aten/" &&
-	mv "$TMP/lcat/aten/scale/prompt.md" "$TMP/lcat/prompt-inside.md" &&
-	ln -s ../../prompt-inside.md "$TMP/lcat/aten/scale/prompt.md" &&
+	mkdir -p "$TMP/lcat/aten" "$TMP/lcat2/aten" &&
+	cp -r "$FIXTURES/tasks/aten/scale" "$TMP/lcat/aten/" &&
+	mv "$TMP/lcat/aten/scale/prompt.md" "$TMP/lcat/aten/scale/prompt-inside.md" &&
+	ln -s prompt-inside.md "$TMP/lcat/aten/scale/prompt.md" &&
 	"$KGB" --tasks "$TMP/lcat" lint >"$TMP/o" 2>&1 &&
+	ln -s "$TMP/lcat/aten/scale" "$TMP/lcat2/aten/scale" &&
+	"$KGB" --tasks "$TMP/lcat2" lint >"$TMP/o" 2>&1 &&
 	ln -sf "$TMP/secret.txt" "$TMP/lcat/aten/scale/prompt.md" &&
 	expect_status 1 "$KGB" --tasks "$TMP/lcat" lint >"$TMP/o" 2>&1 &&
-	grep -q "prompt.md: a link out of the catalog (to .*secret.txt.): not read" "$TMP/o" &&
+	grep -q "prompt.md: a link out of its task directory (to .*secret.txt.): not read" "$TMP/o" &&
 	expect_status 3 "$KGB" --tasks "$TMP/lcat" show scale >"$TMP/o2" 2>&1 &&
 	! grep -q SECRET "$TMP/o" "$TMP/o2" &&
-	ln -sf ../../prompt-inside.md "$TMP/lcat/aten/scale/prompt.md" &&
+	ln -sf prompt-inside.md "$TMP/lcat/aten/scale/prompt.md" &&
 	cp "$TMP/secret.txt" "$TMP/secret.json" &&
 	rm "$TMP/lcat/aten/scale/task.json" &&
 	ln -s "$TMP/secret.json" "$TMP/lcat/aten/scale/task.json" &&
 	expect_status 1 "$KGB" --tasks "$TMP/lcat" lint >"$TMP/o" 2>&1 &&
-	grep -q "task.json: a link out of the catalog (to .*secret.json.): not read" "$TMP/o" &&
+	grep -q "task.json: a link out of its task directory (to .*secret.json.): not read" "$TMP/o" &&
 	! grep -q SECRET "$TMP/o"
 '
 
