@@ -168,8 +168,7 @@ int store_open(const char *path, struct store **ret, struct strbuf *err)
 	sqlite3_busy_timeout(s->db, 30000);
 	r = check_owned(s, path, err);
 	if (r == 0)
-		r = exec_sql(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-				"PRAGMA foreign_keys=ON;", err);
+		r = exec_sql(s, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", err);
 	if (r == 0)
 		r = exec_sql(s, "BEGIN IMMEDIATE;", err);
 	if (r == 0)
@@ -201,6 +200,10 @@ int store_open(const char *path, struct store **ret, struct strbuf *err)
 	sqlite3_finalize(st);
 	if (r == 0)
 		r = exec_sql(s, "COMMIT;", err);
+	/* WAL once the file is a store of this schema: one refused above (a store of another
+	 * schema) is rolled back and left as it was, journal mode included. */
+	if (r == 0)
+		r = exec_sql(s, "PRAGMA journal_mode=WAL;", err);
 	if (r < 0) {
 		if (!strstr(err->buf, path)) {
 			struct strbuf tmp = STRBUF_INIT;

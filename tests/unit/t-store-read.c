@@ -5,6 +5,8 @@
  */
 #include "unit.h"
 
+#include <sqlite3.h>
+
 #include "store.h"
 
 static struct store *open_store(const char *dir, char **ret_path)
@@ -154,9 +156,51 @@ static void test_generation(void **state)
 	strbuf_release(&err);
 }
 
+/* Runs sql on the file at path, outside the store: what another tool or a hand may write. */
+static void edit_file(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	char *msg = NULL;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", sql, msg);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+}
+
+/*
+ * A kgb store of another schema, in rollback-journal mode (a shard store on a network
+ * filesystem is kept so): store_open() refuses it and leaves every byte, journal mode included
+ * (it switched the file to WAL before reading the schema; fuzz-store).
+ */
+static void test_open_other_schema_untouched(void **state)
+{
+	struct unit_fx *fx = *state;
+	struct strbuf err = STRBUF_INIT, before = STRBUF_INIT, after = STRBUF_INIT;
+	char *path;
+	struct store *s = open_store(fx->root, &path);
+
+	store_free(s);
+	edit_file(path, "PRAGMA journal_mode=DELETE; UPDATE meta SET value = '3' WHERE key = "
+			"'schema';");
+	assert_int_equal(strbuf_read_file(&before, path, 0), 0);
+	s = NULL;
+	assert_int_equal(store_open(path, &s, &err), -EPROTO);
+	assert_contains(err.buf, "has schema 3");
+	assert_null(s);
+	assert_int_equal(strbuf_read_file(&after, path, 0), 0);
+	assert_int_equal(after.len, before.len);
+	assert_memory_equal(after.buf, before.buf, before.len);
+	free(path);
+	strbuf_release(&err);
+	strbuf_release(&before);
+	strbuf_release(&after);
+}
+
 static const struct CMUnitTest tests[] = {
 	unit_test_fx(test_run_row_and_cases),
 	unit_test_fx(test_generation),
+	unit_test_fx(test_open_other_schema_untouched),
 };
 
 UNIT_MAIN(tests)
