@@ -411,10 +411,18 @@ static double col_real(sqlite3_stmt *st, int i)
 
 static void read_eval(sqlite3_stmt *st, int off, struct store_eval *e)
 {
-	const unsigned char *key = sqlite3_column_text(st, off);
+	/* Text like the rest (a key that is not UTF-8 made `report --json` print "(null)"), cut
+	 * to the HASH_HEX_LEN bytes kgb writes, at a character's start. */
+	char *key = col_text(st, off);
+	size_t n = key ? strlen(key) : 0;
 
 	memset(e, 0, sizeof(*e));
-	snprintf(e->key, sizeof(e->key), "%s", key ? (const char *)key : "");
+	if (n > HASH_HEX_LEN)
+		for (n = HASH_HEX_LEN; n && ((unsigned char)key[n] & 0xc0) == 0x80; n--)
+			;
+	memcpy(e->key, key ? key : "", n);
+	e->key[n] = '\0';
+	free(key);
 	e->task = col_required(st, off + 1);
 	e->source = col_required(st, off + 2);
 	e->task_version = col_required(st, off + 3);
@@ -1029,12 +1037,18 @@ int store_eval_entries(struct store *s, const char *key, json_t **ret, struct st
 	bind_text(st, 1, key);
 	o = json_object();
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *entry = (const char *)sqlite3_column_text(st, 0);
+		/* Escaped like all text read (JSON refuses a key that is not UTF-8, which dropped
+		 * the entry's cases), and added up where two names meet ("?" for NULL). */
+		char *entry = col_required(st, 0);
+		json_t *prev = json_object_get(o, entry);
+		json_int_t passed = sqlite3_column_int64(st, 1);
+		json_int_t total = sqlite3_column_int64(st, 2);
 
-		json_object_set_new(o, entry ? entry : "?",
-				    json_pack("{s:I, s:I}", "passed",
-					      (json_int_t)sqlite3_column_int64(st, 1), "total",
-					      (json_int_t)sqlite3_column_int64(st, 2)));
+		passed += json_integer_value(json_object_get(prev, "passed"));
+		total += json_integer_value(json_object_get(prev, "total"));
+		json_object_set_new(o, entry,
+				    json_pack("{s:I, s:I}", "passed", passed, "total", total));
+		free(entry);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -1395,7 +1409,8 @@ static int merge_runs(struct store *s, const char *label, const char *suffix,
 		XGROW(ids, n + 1, alloc);
 		plats = xrealloc(plats, (n + 2) * sizeof(*plats));
 		ids[n] = sqlite3_column_int64(st, 0);
-		plats[n++] = col_text(st, 1);
+		/* "?" for NULL: a NULL inside ended the list early (strv_free() leaked the rest) */
+		plats[n++] = col_required(st, 1);
 		plats[n] = NULL;
 	}
 	sqlite3_finalize(st);
