@@ -472,8 +472,9 @@ int store_ceilings_get(struct store *s, const char *device, const char *stack, c
 	bind_text(st, 1, device);
 	bind_text(st, 2, stack);
 	r = step_row(s, st, "looking up the device's ceilings", err);
-	if (r == 0)
-		*ret_json = col_text(st, 0);
+	/* A NULL value (the table rebuilt by another tool without NOT NULL) is none. */
+	if (r == 0 && !(*ret_json = col_text(st, 0)))
+		r = -ENOENT;
 	sqlite3_finalize(st);
 	return r;
 }
@@ -488,8 +489,8 @@ int store_check_get(struct store *s, const char *key, char **ret_json, struct st
 		return db_err(s, err, "looking up a checked candidate");
 	bind_text(st, 1, key);
 	r = step_row(s, st, "looking up a checked candidate", err);
-	if (r == 0)
-		*ret_json = col_text(st, 0);
+	if (r == 0 && !(*ret_json = col_text(st, 0))) /* NULL: none, as for ceilings */
+		r = -ENOENT;
 	sqlite3_finalize(st);
 	return r;
 }

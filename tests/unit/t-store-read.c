@@ -320,6 +320,35 @@ static void test_merge_runs_null_platform(void **state)
 }
 
 /*
+ * A stored check or ceilings whose value is NULL (the table rebuilt without NOT NULL) is none:
+ * -ENOENT, never 0 without a string (ceilings.c then failed with "not JSON"; fuzz-store).
+ */
+static void test_null_value_is_none(void **state)
+{
+	struct unit_fx *fx = *state;
+	struct strbuf err = STRBUF_INIT;
+	char *path, *json = NULL;
+	struct store *s = open_store(fx->root, &path);
+
+	assert_int_equal(store_check_put(s, "k", "{}", &err), 0);
+	assert_int_equal(store_ceilings_put(s, "H200", "torch", "{}", &err), 0);
+	store_free(s);
+	edit_file(path, "CREATE TABLE c2 AS SELECT * FROM checks; DROP TABLE checks;"
+			"ALTER TABLE c2 RENAME TO checks; UPDATE checks SET result = NULL;"
+			"CREATE TABLE c3 AS SELECT * FROM ceilings; DROP TABLE ceilings;"
+			"ALTER TABLE c3 RENAME TO ceilings; UPDATE ceilings SET value = NULL;");
+	s = NULL;
+	assert_int_equal(store_open_readonly(path, &s, &err), 0);
+	assert_int_equal(store_check_get(s, "k", &json, &err), -ENOENT);
+	assert_int_equal(store_ceilings_get(s, "H200", "torch", &json, &err), -ENOENT);
+	assert_null(json);
+	assert_int_equal(err.len, 0);
+	store_free(s);
+	free(path);
+	strbuf_release(&err);
+}
+
+/*
  * A kgb store of another schema, in rollback-journal mode (a shard store on a network
  * filesystem is kept so): store_open() refuses it and leaves every byte, journal mode included
  * (it switched the file to WAL before reading the schema; fuzz-store).
@@ -354,6 +383,7 @@ static const struct CMUnitTest tests[] = {
 	unit_test_fx(test_entries_odd_names),
 	unit_test_fx(test_key_not_utf8),
 	unit_test_fx(test_merge_runs_null_platform),
+	unit_test_fx(test_null_value_is_none),
 	unit_test_fx(test_open_other_schema_untouched),
 };
 
