@@ -703,7 +703,9 @@ int store_generation_totals(struct store *s, long long run_id, struct store_gen_
 	sqlite3_bind_int64(st, 1, run_id);
 	r = step_row(s, st, "reading the generations", err);
 	if (r == 0) {
-		ret->tokens = sqlite3_column_int64(st, 0);
+		/* An aggregate over no rows is still a row: a run without requests stays -1. */
+		if (sqlite3_column_int64(st, 3) > 0)
+			ret->tokens = sqlite3_column_int64(st, 0);
 		/* A cost is known only when every request has one. */
 		if (sqlite3_column_int64(st, 2) == sqlite3_column_int64(st, 3) &&
 		    sqlite3_column_int64(st, 3) > 0)

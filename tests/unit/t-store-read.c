@@ -169,6 +169,28 @@ static void edit_file(const char *path, const char *sql)
 	assert_int_equal(sqlite3_close(db), SQLITE_OK);
 }
 
+/* A generation run without a request: tokens -1 as the header says (it was 0; fuzz-store). */
+static void test_totals_without_requests(void **state)
+{
+	struct unit_fx *fx = *state;
+	struct strbuf err = STRBUF_INIT;
+	char *path;
+	struct store *s = open_store(fx->root, &path);
+	struct store_gen_totals tot;
+	long long run;
+
+	assert_int_equal(store_run_begin(s, "interpreter", "generate", "kgb generate", "{}", &run,
+					 &err), 0);
+	assert_int_equal(store_generation_totals(s, run, &tot, &err), 0);
+	assert_int_equal(tot.tokens, -1);
+	assert_int_equal(tot.tasks, 0);
+	assert_true(isnan(tot.cost_usd) && isnan(tot.time_ms));
+	assert_null(tot.model);
+	store_free(s);
+	free(path);
+	strbuf_release(&err);
+}
+
 /*
  * Per-entry counts of cases whose entry is not UTF-8, NULL, or "?": every case counted, the
  * name escaped like all text read, and names that meet added up (an entry that was not UTF-8
@@ -380,6 +402,7 @@ static void test_open_other_schema_untouched(void **state)
 static const struct CMUnitTest tests[] = {
 	unit_test_fx(test_run_row_and_cases),
 	unit_test_fx(test_generation),
+	unit_test_fx(test_totals_without_requests),
 	unit_test_fx(test_entries_odd_names),
 	unit_test_fx(test_key_not_utf8),
 	unit_test_fx(test_merge_runs_null_platform),
