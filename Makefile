@@ -109,8 +109,8 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 10
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_HARNESSES := $(patsubst tests/fuzz/fuzz-%.c,build/fuzz/fuzz-%,$(wildcard tests/fuzz/fuzz-*.c))
-FUZZ_SRCS := $(addprefix src/,catalog.c cases.c cover.c expr.c extract.c llm.c proto.c tolerance.c verdict.c) \
-	$(wildcard src/util/*.c)
+FUZZ_SRCS := $(addprefix src/,catalog.c cases.c cover.c escape.c expr.c extract.c llm.c proto.c \
+	stats.c store.c tolerance.c verdict.c) $(wildcard src/util/*.c)
 FUZZ_OBJS := $(patsubst src/%.c,build/fuzz/obj/%.o,$(FUZZ_SRCS))
 
 build/fuzz/obj/%.o: src/%.c $(HDRS)

@@ -352,7 +352,7 @@ static int expand_entry(const struct task *t, size_t ei, json_t *all_axes, unsig
 		size_t min_rows, work;
 
 		/* Before building it: a hostile grid must not cost minutes or gigabytes first. */
-		cover_pairwise_cost(len, nr, &min_rows, &work);
+		cover_pairwise_cost(len, nr, CASES_MAX_PER_ENTRY, &min_rows, &work);
 		if (min_rows > CASES_MAX_PER_ENTRY) {
 			strbuf_addf(err, "entries[%zu]: more than %d cases even when covering pairs "
 					 "(its two largest axes alone need %zu)",
@@ -361,14 +361,15 @@ static int expand_entry(const struct task *t, size_t ei, json_t *all_axes, unsig
 			goto out;
 		}
 		if (work > CASES_MAX_COVER_WORK) {
-			strbuf_addf(err, "entries[%zu]: covering the pairs of %zu axes would take about "
-					 "%zu steps (at most %d): fewer axes or values",
+			strbuf_addf(err, "entries[%zu]: covering the pairs of %zu axes could take "
+					 "up to %zu steps (at most %d): fewer axes or values",
 				    ei, nr, work, CASES_MAX_COVER_WORK);
 			r = -E2BIG;
 			goto out;
 		}
 	}
-	if (cover && (total = cover_pairwise(len, nr, &rows)) > CASES_MAX_PER_ENTRY) {
+	if (cover && (total = cover_pairwise(len, nr, CASES_MAX_PER_ENTRY, &rows)) >
+			     CASES_MAX_PER_ENTRY) {
 		strbuf_addf(err, "entries[%zu]: more than %d cases even when covering pairs", ei,
 			    CASES_MAX_PER_ENTRY);
 		r = -E2BIG;

@@ -14,16 +14,21 @@
 
 /*
  * *ret_rows: nrows * nr indexes, row-major, owned by the caller (free()). nr = 0 gives one empty
- * row; an axis with no values gives no rows. Returns the number of rows.
+ * row; an axis with no values gives no rows. Returns the number of rows, or max_rows + 1 (and
+ * no rows) when the cover needs more than max_rows: it stops there, so that what it costs is
+ * bounded before it runs (cover_pairwise_cost() with the same max_rows).
  */
-size_t cover_pairwise(const size_t *len, size_t nr, size_t **ret_rows);
+size_t cover_pairwise(const size_t *len, size_t nr, size_t max_rows, size_t **ret_rows);
 /*
- * What cover_pairwise() would cost, known before it runs (its time grows as rows x axes^2 x
- * values, and a hostile grid of two 1,000-value axes ran for minutes): *ret_min_rows, the
- * fewest rows any pairwise cover has (the two largest axes' product: each of their pairs needs
- * a row of its own), and *ret_work, an upper bound on the steps of building one with that many
- * rows. Both saturate at SIZE_MAX.
+ * What cover_pairwise() with this max_rows would cost, known before it runs (a hostile grid of
+ * two 1,000-value axes ran for minutes): *ret_min_rows, the fewest rows any pairwise cover has
+ * (the two largest axes' product: each of their pairs needs a row of its own), and *ret_work,
+ * an upper bound on its steps: one scan of the value pairs, then per row (at most max_rows,
+ * and at most one per pair) each axis's values weighed against every axis. The greedy cover
+ * has more rows than min_rows (three times as many for 8 axes of 4 values), so its cost is
+ * bounded by the rows it may reach, not by min_rows. Both saturate at SIZE_MAX.
  */
-void cover_pairwise_cost(const size_t *len, size_t nr, size_t *ret_min_rows, size_t *ret_work);
+void cover_pairwise_cost(const size_t *len, size_t nr, size_t max_rows, size_t *ret_min_rows,
+			 size_t *ret_work);
 
 #endif

@@ -168,8 +168,7 @@ int store_open(const char *path, struct store **ret, struct strbuf *err)
 	sqlite3_busy_timeout(s->db, 30000);
 	r = check_owned(s, path, err);
 	if (r == 0)
-		r = exec_sql(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-				"PRAGMA foreign_keys=ON;", err);
+		r = exec_sql(s, "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;", err);
 	if (r == 0)
 		r = exec_sql(s, "BEGIN IMMEDIATE;", err);
 	if (r == 0)
@@ -201,6 +200,10 @@ int store_open(const char *path, struct store **ret, struct strbuf *err)
 	sqlite3_finalize(st);
 	if (r == 0)
 		r = exec_sql(s, "COMMIT;", err);
+	/* WAL once the file is a store of this schema: one refused above (a store of another
+	 * schema) is rolled back and left as it was, journal mode included. */
+	if (r == 0)
+		r = exec_sql(s, "PRAGMA journal_mode=WAL;", err);
 	if (r < 0) {
 		if (!strstr(err->buf, path)) {
 			struct strbuf tmp = STRBUF_INIT;
@@ -408,10 +411,18 @@ static double col_real(sqlite3_stmt *st, int i)
 
 static void read_eval(sqlite3_stmt *st, int off, struct store_eval *e)
 {
-	const unsigned char *key = sqlite3_column_text(st, off);
+	/* Text like the rest (a key that is not UTF-8 made `report --json` print "(null)"), cut
+	 * to the HASH_HEX_LEN bytes kgb writes, at a character's start. */
+	char *key = col_text(st, off);
+	size_t n = key ? strlen(key) : 0;
 
 	memset(e, 0, sizeof(*e));
-	snprintf(e->key, sizeof(e->key), "%s", key ? (const char *)key : "");
+	if (n > HASH_HEX_LEN)
+		for (n = HASH_HEX_LEN; n && ((unsigned char)key[n] & 0xc0) == 0x80; n--)
+			;
+	memcpy(e->key, key ? key : "", n);
+	e->key[n] = '\0';
+	free(key);
 	e->task = col_required(st, off + 1);
 	e->source = col_required(st, off + 2);
 	e->task_version = col_required(st, off + 3);
@@ -461,8 +472,9 @@ int store_ceilings_get(struct store *s, const char *device, const char *stack, c
 	bind_text(st, 1, device);
 	bind_text(st, 2, stack);
 	r = step_row(s, st, "looking up the device's ceilings", err);
-	if (r == 0)
-		*ret_json = col_text(st, 0);
+	/* A NULL value (the table rebuilt by another tool without NOT NULL) is none. */
+	if (r == 0 && !(*ret_json = col_text(st, 0)))
+		r = -ENOENT;
 	sqlite3_finalize(st);
 	return r;
 }
@@ -477,8 +489,8 @@ int store_check_get(struct store *s, const char *key, char **ret_json, struct st
 		return db_err(s, err, "looking up a checked candidate");
 	bind_text(st, 1, key);
 	r = step_row(s, st, "looking up a checked candidate", err);
-	if (r == 0)
-		*ret_json = col_text(st, 0);
+	if (r == 0 && !(*ret_json = col_text(st, 0))) /* NULL: none, as for ceilings */
+		r = -ENOENT;
 	sqlite3_finalize(st);
 	return r;
 }
@@ -693,7 +705,9 @@ int store_generation_totals(struct store *s, long long run_id, struct store_gen_
 	sqlite3_bind_int64(st, 1, run_id);
 	r = step_row(s, st, "reading the generations", err);
 	if (r == 0) {
-		ret->tokens = sqlite3_column_int64(st, 0);
+		/* An aggregate over no rows is still a row: a run without requests stays -1. */
+		if (sqlite3_column_int64(st, 3) > 0)
+			ret->tokens = sqlite3_column_int64(st, 0);
 		/*
 		 * A cost is known only when every request has one; a final evaluation sends no
 		 * request (its row's cost is NULL, and not a request's).
@@ -1031,12 +1045,18 @@ int store_eval_entries(struct store *s, const char *key, json_t **ret, struct st
 	bind_text(st, 1, key);
 	o = json_object();
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *entry = (const char *)sqlite3_column_text(st, 0);
+		/* Escaped like all text read (JSON refuses a key that is not UTF-8, which dropped
+		 * the entry's cases), and added up where two names meet ("?" for NULL). */
+		char *entry = col_required(st, 0);
+		json_t *prev = json_object_get(o, entry);
+		json_int_t passed = sqlite3_column_int64(st, 1);
+		json_int_t total = sqlite3_column_int64(st, 2);
 
-		json_object_set_new(o, entry ? entry : "?",
-				    json_pack("{s:I, s:I}", "passed",
-					      (json_int_t)sqlite3_column_int64(st, 1), "total",
-					      (json_int_t)sqlite3_column_int64(st, 2)));
+		passed += json_integer_value(json_object_get(prev, "passed"));
+		total += json_integer_value(json_object_get(prev, "total"));
+		json_object_set_new(o, entry,
+				    json_pack("{s:I, s:I}", "passed", passed, "total", total));
+		free(entry);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -1419,7 +1439,8 @@ static int merge_runs(struct store *s, const char *label, const char *suffix,
 		XGROW(ids, n + 1, alloc);
 		plats = xrealloc(plats, (n + 2) * sizeof(*plats));
 		ids[n] = sqlite3_column_int64(st, 0);
-		plats[n++] = col_text(st, 1);
+		/* "?" for NULL: a NULL inside ended the list early (strv_free() leaked the rest) */
+		plats[n++] = col_required(st, 1);
 		plats[n] = NULL;
 	}
 	sqlite3_finalize(st);

@@ -48,6 +48,11 @@ void store_eval_release(struct store_eval *e);
 void store_eval_key(const char *candidate_hash, const char *task_version, const char *platform,
 		    const char *harness, unsigned long long seed, char out[HASH_HEX_LEN + 1]);
 
+/*
+ * Opens the store at path read-write, creating it, adding tables a store of an older kgb lacks
+ * and migrating schema 1; in WAL mode. A file it refuses (another application's database, a
+ * store of another schema: -EPROTO) is left as it was.
+ */
 int store_open(const char *path, struct store **ret, struct strbuf *err) KGB_WUR;
 /*
  * An existing store, read-only: nothing is created, migrated or locked for writing (eval

@@ -5,6 +5,9 @@
  */
 #include "unit.h"
 
+#include <sqlite3.h>
+
+#include "escape.h"
 #include "store.h"
 
 static struct store *open_store(const char *dir, char **ret_path)
@@ -154,9 +157,257 @@ static void test_generation(void **state)
 	strbuf_release(&err);
 }
 
+/* Runs sql on the file at path, outside the store: what another tool or a hand may write. */
+static void edit_file(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	char *msg = NULL;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", sql, msg);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+}
+
+/* A generation run without a request: tokens -1 as the header says (it was 0; fuzz-store). */
+static void test_totals_without_requests(void **state)
+{
+	struct unit_fx *fx = *state;
+	struct strbuf err = STRBUF_INIT;
+	char *path;
+	struct store *s = open_store(fx->root, &path);
+	struct store_gen_totals tot;
+	long long run;
+
+	assert_int_equal(store_run_begin(s, "interpreter", "generate", "kgb generate", "{}", &run,
+					 &err), 0);
+	assert_int_equal(store_generation_totals(s, run, &tot, &err), 0);
+	assert_int_equal(tot.tokens, -1);
+	assert_int_equal(tot.tasks, 0);
+	assert_true(isnan(tot.cost_usd) && isnan(tot.time_ms));
+	assert_null(tot.model);
+	store_free(s);
+	free(path);
+	strbuf_release(&err);
+}
+
+/*
+ * Per-entry counts of cases whose entry is not UTF-8, NULL, or "?": every case counted, the
+ * name escaped like all text read, and names that meet added up (an entry that was not UTF-8
+ * was dropped, since JSON refuses such a key, and NULL replaced "?"; fuzz-store).
+ */
+static void test_entries_odd_names(void **state)
+{
+	struct unit_fx *fx = *state;
+	struct strbuf err = STRBUF_INIT;
+	char *path;
+	struct store *s = open_store(fx->root, &path);
+	struct store_eval e = {0};
+	json_t *cases = unit_json("[{'entry': 'a', 'result': {'verdict': 'pass'}},"
+				  " {'entry': 'b', 'result': {'verdict': 'pass'}},"
+				  " {'entry': 'c', 'result': {'verdict': 'mismatch'}},"
+				  " {'entry': '?', 'result': {'verdict': 'pass'}}]");
+	json_t *got = NULL;
+	long long run, total = 0;
+	const char *name;
+	json_t *v;
+
+	assert_int_equal(store_run_begin(s, "interpreter", "h1", "kgb eval", "{}", &run, &err), 0);
+	memset(e.key, 'k', HASH_HEX_LEN);
+	e.task = e.source = e.task_version = e.candidate_hash = e.sample = "x";
+	e.platform = "interpreter";
+	e.harness = "h1";
+	e.verdict = "mismatch";
+	e.speedup = e.max_tol_use = e.import_ms = e.wall_ms = NAN;
+	assert_int_equal(store_eval_put(s, run, &e, cases, &err), 0);
+	store_free(s);
+	edit_file(path, "UPDATE cases SET entry = CAST(X'ff41' AS TEXT) WHERE case_id = 0;"
+			"UPDATE cases SET entry = NULL WHERE case_id = 1;");
+	s = NULL;
+	assert_int_equal(store_open_readonly(path, &s, &err), 0);
+	assert_int_equal(store_eval_entries(s, e.key, &got, &err), 0);
+	json_object_foreach(got, name, v)
+		total += json_integer_value(json_object_get(v, "total"));
+	assert_int_equal(total, 4);
+	assert_int_equal(json_object_size(got), 3);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(got, "\\xffA"),
+							    "total")), 1);
+	v = json_object_get(got, "?");
+	assert_int_equal(json_integer_value(json_object_get(v, "total")), 2);
+	assert_int_equal(json_integer_value(json_object_get(v, "passed")), 2);
+	json_decref(got);
+	json_decref(cases);
+	store_free(s);
+	free(path);
+	strbuf_release(&err);
+}
+
+/*
+ * An evaluation's key as read is UTF-8 and at most HASH_HEX_LEN bytes, cut at a character's
+ * start: bytes that are not UTF-8 are escaped like all text read (they were copied, and
+ * `kgb report --json` printed "(null)" for the evaluation; fuzz-store).
+ */
+static void test_key_not_utf8(void **state)
+{
+	static const char *const edits[] = {
+		"UPDATE evaluations SET key = CAST(X'ff41' AS TEXT);"
+		"UPDATE run_evals SET eval_key = CAST(X'ff41' AS TEXT);",
+		/* 33 two-byte characters: 66 bytes, the 33rd cut */
+		"UPDATE evaluations SET key = replace(printf('%.33c', 'x'), 'x', char(233));"
+		"UPDATE run_evals SET eval_key = (SELECT key FROM evaluations);",
+	};
+	static const char *const want[] = {"\\xffA", NULL};
+	struct unit_fx *fx = *state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(edits); i++) {
+		struct strbuf err = STRBUF_INIT;
+		char dir[32], *sub, *path;
+		struct store *s;
+		struct store_eval e = {0}, *v = NULL;
+		json_t *cases = unit_json("[]");
+		bool *reused = NULL;
+		size_t n = 0;
+		long long run;
+
+		snprintf(dir, sizeof(dir), "key%zu", i);
+		sub = path_join(fx->root, dir);
+		assert_int_equal(mkdir_p(sub, 0755), 0);
+		s = open_store(sub, &path);
+		assert_int_equal(
+			store_run_begin(s, "interpreter", "h1", "kgb eval", "{}", &run, &err), 0);
+		memset(e.key, 'k', HASH_HEX_LEN);
+		e.task = e.source = e.task_version = e.candidate_hash = e.sample = "x";
+		e.platform = "interpreter";
+		e.harness = "h1";
+		e.verdict = "pass";
+		e.speedup = e.max_tol_use = e.import_ms = e.wall_ms = NAN;
+		assert_int_equal(store_eval_put(s, run, &e, cases, &err), 0);
+		store_free(s);
+		edit_file(path, edits[i]);
+		s = NULL;
+		assert_int_equal(store_open_readonly(path, &s, &err), 0);
+		assert_int_equal(store_run_evals(s, run, &v, &n, &reused, &err), 0);
+		assert_int_equal(n, 1);
+		assert_true(escape_utf8_valid(v[0].key));
+		if (want[i])
+			assert_string_equal(v[0].key, want[i]);
+		else
+			assert_int_equal(strlen(v[0].key), 64); /* 32 characters of 2 bytes */
+		store_eval_release(&v[0]);
+		free(v);
+		free(reused);
+		json_decref(cases);
+		store_free(s);
+		free(path);
+		free(sub);
+		strbuf_release(&err);
+	}
+}
+
+/*
+ * The runs of a merge, from a store whose runs table another tool rebuilt without NOT NULL and
+ * left a NULL platform: "?" for it, and the list goes on (a NULL ended it there, strv_free()
+ * leaked the rest and `kgb merge` printed "(null)"; fuzz-store).
+ */
+static void test_merge_runs_null_platform(void **state)
+{
+	struct unit_fx *fx = *state;
+	struct strbuf err = STRBUF_INIT;
+	char *path;
+	struct store *s = open_store(fx->root, &path);
+	long long run, *ids = NULL;
+	char **plats = NULL;
+	size_t n = 0;
+
+	assert_int_equal(store_run_begin(s, "cuda", "h1", "kgb merge --label x", "{}", &run, &err),
+			 0);
+	assert_int_equal(store_run_begin(s, "rocm", "h1", "kgb merge --label x", "{}", &run, &err),
+			 0);
+	store_free(s);
+	edit_file(path, "CREATE TABLE r2 AS SELECT * FROM runs; DROP TABLE runs;"
+			"ALTER TABLE r2 RENAME TO runs; UPDATE runs SET platform = NULL"
+			" WHERE platform = 'cuda';");
+	s = NULL;
+	assert_int_equal(store_open_readonly(path, &s, &err), 0);
+	assert_int_equal(store_merge_runs(s, "x", &ids, &plats, &n, &err), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(plats[0], "?");
+	assert_string_equal(plats[1], "rocm");
+	assert_null(plats[2]);
+	free(ids);
+	strv_free(plats);
+	store_free(s);
+	free(path);
+	strbuf_release(&err);
+}
+
+/*
+ * A stored check or ceilings whose value is NULL (the table rebuilt without NOT NULL) is none:
+ * -ENOENT, never 0 without a string (ceilings.c then failed with "not JSON"; fuzz-store).
+ */
+static void test_null_value_is_none(void **state)
+{
+	struct unit_fx *fx = *state;
+	struct strbuf err = STRBUF_INIT;
+	char *path, *json = NULL;
+	struct store *s = open_store(fx->root, &path);
+
+	assert_int_equal(store_check_put(s, "k", "{}", &err), 0);
+	assert_int_equal(store_ceilings_put(s, "H200", "torch", "{}", &err), 0);
+	store_free(s);
+	edit_file(path, "CREATE TABLE c2 AS SELECT * FROM checks; DROP TABLE checks;"
+			"ALTER TABLE c2 RENAME TO checks; UPDATE checks SET result = NULL;"
+			"CREATE TABLE c3 AS SELECT * FROM ceilings; DROP TABLE ceilings;"
+			"ALTER TABLE c3 RENAME TO ceilings; UPDATE ceilings SET value = NULL;");
+	s = NULL;
+	assert_int_equal(store_open_readonly(path, &s, &err), 0);
+	assert_int_equal(store_check_get(s, "k", &json, &err), -ENOENT);
+	assert_int_equal(store_ceilings_get(s, "H200", "torch", &json, &err), -ENOENT);
+	assert_null(json);
+	assert_int_equal(err.len, 0);
+	store_free(s);
+	free(path);
+	strbuf_release(&err);
+}
+
+/*
+ * A kgb store of another schema, in rollback-journal mode (a shard store on a network
+ * filesystem is kept so): store_open() refuses it and leaves every byte, journal mode included
+ * (it switched the file to WAL before reading the schema; fuzz-store).
+ */
+static void test_open_other_schema_untouched(void **state)
+{
+	struct unit_fx *fx = *state;
+	struct strbuf err = STRBUF_INIT, before = STRBUF_INIT, after = STRBUF_INIT;
+	char *path;
+	struct store *s = open_store(fx->root, &path);
+
+	store_free(s);
+	edit_file(path, "PRAGMA journal_mode=DELETE; UPDATE meta SET value = '3' WHERE key = "
+			"'schema';");
+	assert_int_equal(strbuf_read_file(&before, path, 0), 0);
+	s = NULL;
+	assert_int_equal(store_open(path, &s, &err), -EPROTO);
+	assert_contains(err.buf, "has schema 3");
+	assert_null(s);
+	assert_int_equal(strbuf_read_file(&after, path, 0), 0);
+	assert_int_equal(after.len, before.len);
+	assert_memory_equal(after.buf, before.buf, before.len);
+	free(path);
+	strbuf_release(&err);
+	strbuf_release(&before);
+	strbuf_release(&after);
+}
+
 static const struct CMUnitTest tests[] = {
 	unit_test_fx(test_run_row_and_cases),
 	unit_test_fx(test_generation),
+	unit_test_fx(test_totals_without_requests),
+	unit_test_fx(test_entries_odd_names),
+	unit_test_fx(test_key_not_utf8),
+	unit_test_fx(test_merge_runs_null_platform),
+	unit_test_fx(test_null_value_is_none),
+	unit_test_fx(test_open_other_schema_untouched),
 };
 
 UNIT_MAIN(tests)
