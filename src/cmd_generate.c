@@ -3,9 +3,9 @@
  *
  * Option parsing, the Slurm glue (submit, a shard's second parse, the driver's callbacks) and
  * output. The tasks, the shards' options and the run itself are generate_run.h's (the
- * platform, the store's run around gen_run()); the scores (docs/generation.md,
- * docs/metrics.md): Pass@k over the first round, solved within r rounds, and tokens, cost and
- * time per solved task.
+ * platform, the store's run around gen_run()); the scores are gen_report.h's
+ * (docs/generation.md, docs/metrics.md): Pass@k over the first round, solved within r rounds,
+ * and tokens, cost and time per solved task.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,11 +16,11 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "gen_report.h"
 #include "generate.h"
 #include "generate_run.h"
 #include "kgb.h"
 #include "sandbox.h"
-#include "stats.h"
 #include "slurm_run.h"
 #include "store.h"
 #include "util/fs.h"
@@ -394,178 +394,6 @@ static int parse_args(int argc, char **argv, struct generate_args *a)
 	return check_args(a, rounds_set);
 }
 
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* Pass@k of one task: over the first round's samples (unbiased; NAN when k > n). */
-static double task_pass_at_k(const struct gen_task_result *r, unsigned k)
-{
-	return stats_pass_at_k(r->n, r->solved_by_round[0], k);
-}
-
-static void print_results(const struct generate_args *a, const struct gen_task_result *res,
-			  size_t n, double wall_s)
-{
-	long long prompt = 0, completion = 0, cached = 0;
-	double cost = 0, llm_s = 0, eval_s = 0, sum_k[GEN_MAX_K] = {0};
-	size_t solved = 0, tasks_k[GEN_MAX_K] = {0};
-	unsigned rounds = n ? res[0].rounds : 0;
-	double *within = xcalloc(rounds + 1, sizeof(double));
-	bool cost_known = true;
-	json_t *sum;
-
-	if (!a->json)
-		printf("%-28s %-8s %-7s %-7s %-9s %-11s %s\n", "TASK", "SAMPLES", "SOLVED", "PASS@1",
-		       "TOKENS", "COST", "NOTE");
-	for (size_t i = 0; i < n; i++) {
-		const struct gen_task_result *r = &res[i];
-		long long tok = r->prompt_tokens + r->completion_tokens;
-		unsigned last = r->solved_by_round[r->rounds];
-
-		solved += r->solved;
-		prompt += r->prompt_tokens;
-		completion += r->completion_tokens;
-		cached += r->cached_tokens;
-		if (isfinite(r->cost_usd))
-			cost += r->cost_usd;
-		else if (r->nr_attempts)
-			cost_known = false;
-		llm_s += r->llm_s;
-		eval_s += r->eval_s;
-		for (size_t j = 0; j < a->o.nr_ks; j++) {
-			double p = task_pass_at_k(r, a->o.ks[j]);
-
-			if (!isnan(p)) {
-				sum_k[j] += p;
-				tasks_k[j]++;
-			}
-		}
-		for (unsigned rr = 0; rr <= rounds; rr++)
-			within[rr] += (double)r->solved_by_round[rr] / r->n;
-		if (a->json) {
-			json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:b, s:I, s:I, s:I}",
-					      "schema", "kgb.generate.v1", "task", r->task->op,
-					      "source", r->task->source, "track", a->o.track, "samples",
-					      (json_int_t)r->n, "passed_first_round",
-					      (json_int_t)r->solved_by_round[0], "passed",
-					      (json_int_t)last, "solved", r->solved, "prompt_tokens",
-					      (json_int_t)r->prompt_tokens, "completion_tokens",
-					      (json_int_t)r->completion_tokens, "cached_tokens",
-					      (json_int_t)r->cached_tokens);
-			json_t *pk = json_object(), *wr = json_array();
-			char *s;
-
-			for (size_t j = 0; j < a->o.nr_ks; j++) {
-				char key[16];
-
-				snprintf(key, sizeof(key), "%u", a->o.ks[j]);
-				json_object_set_new(pk, key, num_or_null(task_pass_at_k(r, a->o.ks[j])));
-			}
-			for (unsigned rr = 0; rr <= r->rounds; rr++)
-				json_array_append_new(wr, json_real((double)r->solved_by_round[rr] /
-								    r->n));
-			json_object_set_new(o, "pass_at_k", pk);
-			json_object_set_new(o, "solved_within_rounds", wr);
-			json_object_set_new(o, "cost_usd", num_or_null(r->cost_usd));
-			json_object_set_new(o, "llm_s", json_real(r->llm_s));
-			json_object_set_new(o, "eval_s", json_real(r->eval_s));
-			json_object_set_new(o, "best_speedup", num_or_null(r->best_speedup));
-			json_object_set_new(o, "final_verdict", r->final_verdict
-									? json_string(r->final_verdict)
-									: json_null());
-			s = json_dumps(o, JSON_COMPACT);
-			printf("%s\n", s);
-			free(s);
-			json_decref(o);
-		} else {
-			char cost_s[32], note[96] = "";
-
-			if (isfinite(r->cost_usd))
-				snprintf(cost_s, sizeof(cost_s), "$%.4f", r->cost_usd);
-			else
-				snprintf(cost_s, sizeof(cost_s), "unknown");
-			if (r->final_verdict)
-				snprintf(note, sizeof(note), "held-out: %s", r->final_verdict);
-			if (isfinite(r->best_speedup))
-				snprintf(note + strlen(note), sizeof(note) - strlen(note),
-					 "%sbest speedup %.2fx", *note ? ", " : "", r->best_speedup);
-			printf("%-28s %-8u %-7u %-7.3f %-9lld %-11s %s\n", r->task->op, r->n, last,
-			       task_pass_at_k(r, 1), tok, cost_s, note);
-		}
-	}
-	sum = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "schema",
-			"kgb.generate.summary.v1", "track", a->o.track, "tasks", (json_int_t)n,
-			"solved", (json_int_t)solved, "prompt_tokens", (json_int_t)prompt,
-			"completion_tokens", (json_int_t)completion, "cached_tokens",
-			(json_int_t)cached);
-	{
-		json_t *pk = json_object(), *wr = json_array();
-		double per = solved ? 1.0 / (double)solved : NAN;
-
-		for (size_t j = 0; j < a->o.nr_ks; j++) {
-			char key[16];
-
-			snprintf(key, sizeof(key), "%u", a->o.ks[j]);
-			json_object_set_new(pk, key, json_pack("{s:o, s:I}", "value",
-							       num_or_null(tasks_k[j] ? sum_k[j] /
-									   tasks_k[j] : NAN),
-							       "tasks", (json_int_t)tasks_k[j]));
-		}
-		for (unsigned rr = 0; rr <= rounds; rr++)
-			json_array_append_new(wr, num_or_null(n ? within[rr] / (double)n : NAN));
-		json_object_set_new(sum, "pass_at_k", pk);
-		json_object_set_new(sum, "solved_within_rounds", wr);
-		json_object_set_new(sum, "cost_usd", cost_known ? json_real(cost) : json_null());
-		json_object_set_new(sum, "tokens_per_success",
-				    num_or_null((double)(prompt + completion) * per));
-		json_object_set_new(sum, "cost_per_success",
-				    cost_known ? num_or_null(cost * per) : json_null());
-		json_object_set_new(sum, "seconds_per_success", num_or_null((llm_s + eval_s) * per));
-		json_object_set_new(sum, "llm_s", json_real(llm_s));
-		json_object_set_new(sum, "eval_s", json_real(eval_s));
-		json_object_set_new(sum, "wall_s", num_or_null(wall_s));
-	}
-	if (a->json) {
-		char *s = json_dumps(sum, JSON_COMPACT);
-
-		printf("%s\n", s);
-		free(s);
-	} else {
-		printf("\nsolved: %zu/%zu tasks", solved, n);
-		for (size_t j = 0; j < a->o.nr_ks; j++)
-			if (tasks_k[j])
-				printf("  pass@%u %.3f", a->o.ks[j], sum_k[j] / (double)tasks_k[j]);
-		printf("\n");
-		if (rounds) {
-			printf("solved within r rounds (sequential):");
-			for (unsigned rr = 0; rr <= rounds; rr++)
-				printf(" r%u %.3f", rr, n ? within[rr] / (double)n : NAN);
-			printf("\n");
-		}
-		printf("tokens: %lld prompt (%lld cached) + %lld completion", prompt, cached,
-		       completion);
-		if (solved)
-			printf("; %.0f per solved task", (double)(prompt + completion) / solved);
-		printf("\ncost: ");
-		if (cost_known)
-			printf("$%.4f%s", cost, solved ? "" : "\n");
-		else
-			printf("unknown (no --prices for this model)\n");
-		if (cost_known && solved)
-			printf("; $%.4f per solved task\n", cost / solved);
-		printf("time: %.1f s of model replies + %.1f s of evaluation", llm_s, eval_s);
-		if (solved)
-			printf("; %.1f s per solved task", (llm_s + eval_s) / solved);
-		if (isfinite(wall_s))
-			printf(" (wall %.1f s)", wall_s);
-		printf("\n");
-	}
-	json_decref(sum);
-	free(within);
-}
-
 /*
  * `kgb generate --run-dir DIR --shard K` (the batch script's call): the plan's options for
  * shard K parsed into *a, as if typed, with its platform, its tasks, DIR/shard-K.db as the
@@ -588,125 +416,13 @@ static int shard_setup(struct generate_args *a, struct slurm_plan *ret_plan, cha
 	return r ? (r < 0 ? KGB_EXIT_USAGE : r) : KGB_EXIT_OK;
 }
 
-/*
- * The scores of one task of a merged run, from its stored requests rows[from..to) (all of the
- * task): what gen_run() counted as it went, counted again from the generations table.
- */
-static void result_from_rows(const struct generate_args *a, const struct task *t, json_t *rows,
-			     size_t from, size_t to, struct gen_task_result *r)
-{
-	unsigned per_task = a->o.g.track == GEN_SAMPLE ? a->o.g.samples : 1;
-	unsigned *first = xcalloc(per_task, sizeof(*first));
-	bool final_seen = false, final_pass = false;
-
-	memset(r, 0, sizeof(*r));
-	r->task = t;
-	r->n = per_task;
-	r->rounds = a->o.g.track == GEN_EXTERNAL ? 0 : a->o.g.rounds;
-	r->solved_by_round = xcalloc(r->rounds + 1, sizeof(unsigned));
-	r->best_speedup = NAN;
-	r->cost_usd = 0; /* as gen_run()'s add_usage(): NAN once a request's cost is unknown */
-	for (unsigned s = 0; s < per_task; s++)
-		first[s] = UINT_MAX;
-	for (size_t i = from; i < to; i++) {
-		json_t *row = json_array_get(rows, i);
-		const char *stage = json_string_value(json_object_get(row, "stage"));
-		const char *outcome = json_string_value(json_object_get(row, "outcome"));
-		json_int_t sample = json_integer_value(json_object_get(row, "sample"));
-		json_int_t round = json_integer_value(json_object_get(row, "round"));
-		json_t *sp = json_object_get(row, "speedup"), *cost = json_object_get(row, "cost_usd");
-		bool pass = outcome && !strcmp(outcome, "pass");
-
-		r->nr_attempts++;
-		r->prompt_tokens += json_integer_value(json_object_get(row, "prompt_tokens"));
-		r->completion_tokens += json_integer_value(json_object_get(row, "completion_tokens"));
-		r->cached_tokens += json_integer_value(json_object_get(row, "cached_tokens"));
-		if (!stage || strcmp(stage, "final")) /* a final evaluation sends no request */
-			r->cost_usd += json_is_number(cost) ? json_number_value(cost) : NAN;
-		if (json_is_number(json_object_get(row, "latency_ms")))
-			r->llm_s += json_number_value(json_object_get(row, "latency_ms")) / 1000;
-		if (json_is_number(json_object_get(row, "eval_ms")))
-			r->eval_s += json_number_value(json_object_get(row, "eval_ms")) / 1000;
-		if (stage && !strcmp(stage, "final")) {
-			final_seen = true;
-			final_pass = pass;
-			/* The external track's only verdict is its final one. */
-			if (pass && a->o.g.track == GEN_EXTERNAL) {
-				first[0] = 0;
-				r->best_speedup = json_is_number(sp) ? json_number_value(sp) : NAN;
-			}
-			continue;
-		}
-		if (!pass || sample < 0 || sample >= (json_int_t)per_task)
-			continue;
-		if (round >= 0 && (json_int_t)first[sample] > round)
-			first[sample] = (unsigned)round;
-		if (json_is_number(sp) &&
-		    (isnan(r->best_speedup) || json_number_value(sp) > r->best_speedup))
-			r->best_speedup = json_number_value(sp);
-	}
-	for (unsigned s = 0; s < per_task; s++) {
-		if (first[s] == UINT_MAX)
-			continue;
-		r->solved = true;
-		for (unsigned rr = first[s] < r->rounds ? first[s] : r->rounds; rr <= r->rounds; rr++)
-			r->solved_by_round[rr]++;
-	}
-	if (a->o.g.track != GEN_SAMPLE && (final_seen || a->o.g.track == GEN_AGENT))
-		r->final_verdict = final_pass ? "pass" : "fail";
-	/* Zeroed attempts: only their number counts (print_results); release frees nothing. */
-	r->attempts = xcalloc(r->nr_attempts + 1, sizeof(*r->attempts));
-	free(first);
-}
-
 /* Prints the generate run(s) the shards were merged into (slurm_run_driver.report). */
 static int merged_report(void *data, const struct catalog *cat, struct store *store,
 			 const char *store_path, const char *label, struct strbuf *err)
 {
 	const struct generate_args *a = data;
-	long long *ids = NULL;
-	char **plats = NULL;
-	size_t nr = 0;
-	int r;
+	int r = gen_report_merged(stdout, store, store_path, label, cat, &a->o, a->json, err);
 
-	r = store_merge_gen_runs(store, label, &ids, &plats, &nr, err);
-	for (size_t i = 0; r == 0 && i < nr; i++) {
-		struct gen_task_result *res;
-		json_t *rows = NULL;
-		size_t n = 0, from = 0, nrows;
-
-		if ((r = store_generations_get(store, ids[i], &rows, err)) < 0)
-			break;
-		nrows = json_array_size(rows);
-		res = xcalloc(nrows + 1, sizeof(*res));
-		/* Rows come task by task (source, then op): one result per run of rows. */
-		for (size_t k = 1; k <= nrows; k++) {
-			json_t *p = json_array_get(rows, from), *q = json_array_get(rows, k);
-			struct strbuf id = STRBUF_INIT;
-			const struct task *t;
-
-			if (k < nrows &&
-			    json_equal(json_object_get(p, "task"), json_object_get(q, "task")) &&
-			    json_equal(json_object_get(p, "source"), json_object_get(q, "source")))
-				continue;
-			strbuf_addf(&id, "%s/%s", json_string_value(json_object_get(p, "source")),
-				    json_string_value(json_object_get(p, "task")));
-			t = catalog_find(cat, id.buf);
-			strbuf_release(&id);
-			if (t)
-				result_from_rows(a, t, rows, from, k, &res[n++]);
-			from = k;
-		}
-		if (!a->json)
-			printf("run %lld (%s) in %s\n", ids[i], plats[i], store_path);
-		print_results(a, res, n, NAN);
-		for (size_t k = 0; k < n; k++)
-			gen_task_result_release(&res[k]);
-		free(res);
-		json_decref(rows);
-	}
-	free(ids);
-	strv_free(plats);
 	return r < 0 ? r : KGB_EXIT_OK;
 }
 
@@ -768,7 +484,7 @@ int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 	a.o.shard = a.sr.shard >= 0;
 	ret = gen_execute(&a.o, ctx, &out);
 	if (out.res)
-		print_results(&a, out.res, out.nr_res, monotonic_s() - t0);
+		gen_report_print(stdout, &a.o, a.json, out.res, out.nr_res, monotonic_s() - t0);
 out:
 	gen_outcome_release(&out);
 	free(a.o.tasks);
