@@ -298,19 +298,15 @@ static int write_file(const char *path, const char *text, struct strbuf *err)
 	return r;
 }
 
-/* One round of the sample and agent tracks over the unfinished trajectories. */
-static int run_round(const struct gen_opts *o, struct llm_client *llm, struct store *st,
-		     long long run_id, struct trajectory *tr, size_t ntr, unsigned round,
-		     struct strbuf *err)
+/*
+ * The round's requests: the conversation of every unfinished trajectory into reqs[0..n),
+ * idx[k] its trajectory and att[k] SIZE_MAX (no attempt yet). A trajectory whose time per task
+ * is spent is done instead. Returns n.
+ */
+static size_t round_requests(const struct gen_opts *o, struct trajectory *tr, size_t ntr,
+			     struct llm_request *reqs, size_t *att, size_t *idx)
 {
-	struct llm_request *reqs = xcalloc(ntr ? ntr : 1, sizeof(*reqs));
-	/* Indices into each result's attempts, which new_attempt() may move: SIZE_MAX for none. */
-	size_t *att = xcalloc(ntr ? ntr : 1, sizeof(*att));
-	size_t *idx = xcalloc(ntr ? ntr : 1, sizeof(*idx)), n = 0;
-	struct strbuf dir = STRBUF_INIT;
-	json_t *evals = NULL;
-	bool any_code = false;
-	int r = 0;
+	size_t n = 0;
 
 	for (size_t i = 0; i < ntr; i++) {
 		struct trajectory *t = &tr[i];
@@ -326,6 +322,162 @@ static int run_round(const struct gen_opts *o, struct llm_client *llm, struct st
 		att[n] = SIZE_MAX;
 		idx[n++] = i;
 	}
+	return n;
+}
+
+/*
+ * Reply q of trajectory t into its attempt a of this round: the request's usage, and either
+ * the code of the reply written to <dir>/<op>/s<sample>.py (a->candidate) or the outcome
+ * without code and why (no reply: the trajectory is done). A negative errno, with err set,
+ * only when the candidate cannot be written.
+ */
+static int take_reply(struct trajectory *t, const struct llm_request *q, unsigned round,
+		      const char *dir, struct gen_attempt *a, struct strbuf *err)
+{
+	const char **names;
+	struct strbuf why = STRBUF_INIT;
+	char *code = NULL;
+	int r = 0;
+
+	a->sample = t->sample;
+	a->round = round;
+	a->stage = t->passed ? "tune" : "generate";
+	a->prompt_tokens = q->prompt_tokens;
+	a->completion_tokens = q->completion_tokens;
+	a->cached_tokens = q->cached_tokens;
+	a->latency_ms = q->latency_ms;
+	a->cost_usd = q->cost_usd;
+	a->http_attempts = q->attempts;
+	a->finish = q->finish ? xstrdup(q->finish) : NULL;
+	if (q->status != LLM_OK) {
+		set_outcome(a, q->status == LLM_BUDGET ? "budget" : "no_reply");
+		a->error = xstrdup(q->error ? q->error : "no reply");
+		t->done = true; /* nothing new to say to a model that did not answer */
+		return 0;
+	}
+	names = xcalloc(t->task->nr_entries + 1, sizeof(*names));
+	for (size_t e = 0; e < t->task->nr_entries; e++)
+		names[e] = t->task->entries[e].name;
+	traj_say(t, "assistant", q->text ? q->text : "");
+	if (extract_code(q->text, q->finish, names, t->task->nr_entries, &code, &why) < 0) {
+		set_outcome(a, "no_code");
+		a->error = strbuf_detach(&why, NULL);
+	} else {
+		struct strbuf path = STRBUF_INIT;
+
+		strbuf_addf(&path, "%s/%s/s%u.py", dir, t->task->op, t->sample);
+		r = write_file(path.buf, code, err);
+		a->candidate = strbuf_detach(&path, NULL);
+	}
+	free(code);
+	free(names);
+	strbuf_release(&why);
+	return r;
+}
+
+/*
+ * A passing candidate of round `round` (speedup sp, speed-of-light fraction sol): the task is
+ * solved from this round on, the trajectory's best kernel kept, and on a timing platform the
+ * agent asked to tune it (fb); otherwise the trajectory is done.
+ */
+static void take_pass(const struct gen_opts *o, struct trajectory *t, const struct gen_attempt *a,
+		      unsigned round, double sp, double sol, struct strbuf *fb)
+{
+	bool better = !t->best_candidate || (isfinite(sp) && !(sp <= t->best_speedup));
+
+	if (!t->passed) {
+		for (unsigned rr = round; rr <= t->res->rounds; rr++)
+			t->res->solved_by_round[rr]++;
+	}
+	t->passed = true;
+	t->res->solved = true;
+	if (isfinite(sp) && (isnan(t->res->best_speedup) || sp > t->res->best_speedup))
+		t->res->best_speedup = sp;
+	if (better) {
+		free(t->best_candidate);
+		t->best_candidate = xstrdup(a->candidate);
+		t->best_speedup = sp;
+	}
+	/* The agent tunes what passes, where speed is measured. */
+	if (o->track == GEN_AGENT && isfinite(sp))
+		tune_feedback(sp, sol, fb);
+	else
+		t->done = true;
+}
+
+/*
+ * Attempt a of trajectory t judged: its candidate's record in evals (keyed "<op>/s<sample>")
+ * gives its outcome, and what the model is told next (a->detail, the trajectory's next
+ * message) unless the trajectory is done.
+ */
+static void judge_attempt(const struct gen_opts *o, struct trajectory *t, struct gen_attempt *a,
+			  json_t *evals, unsigned round)
+{
+	struct strbuf fb = STRBUF_INIT, key = STRBUF_INIT;
+	json_t *rec;
+
+	if (a->candidate) {
+		const char *verdict;
+
+		strbuf_addf(&key, "%s/s%u", t->task->op, t->sample);
+		rec = json_object_get(evals, key.buf);
+		verdict = json_string_value(json_object_get(rec, "verdict"));
+		if (!rec || !verdict) {
+			set_outcome(a, "not_evaluated");
+			strbuf_addstr(&fb, "Your module could not be evaluated. Reply with the "
+					   "whole module in one Python code block.");
+		} else {
+			json_t *ff = json_object_get(rec, "first_failure");
+			char *fft = ff && !json_is_null(ff) ? json_dumps(ff, JSON_COMPACT) : NULL;
+			double sp = json_is_number(json_object_get(rec, "speedup"))
+					    ? json_number_value(json_object_get(rec, "speedup"))
+					    : NAN;
+			json_t *so = json_object_get(rec, "sol_fraction");
+			double sol = json_is_number(so) ? json_number_value(so) : NAN;
+
+			set_outcome(a, verdict);
+			a->eval_key = xstrdup(json_string_value(json_object_get(rec, "key")) ?: "");
+			a->speedup = sp;
+			a->eval_ms = json_is_number(json_object_get(rec, "wall_ms"))
+					     ? json_number_value(json_object_get(rec, "wall_ms"))
+					     : NAN;
+			if (!strcmp(verdict, "pass"))
+				take_pass(o, t, a, round, sp, sol, &fb);
+			else
+				gen_feedback(verdict, fft, &fb);
+			free(fft);
+		}
+	} else {
+		strbuf_addf(&fb, "Your reply had no usable code: %s. Reply with the whole "
+			    "module in one Python code block.", a->error);
+	}
+	if (!t->done && fb.len) {
+		a->detail = xstrdup(fb.buf);
+		traj_say(t, "user", fb.buf);
+	}
+	strbuf_release(&fb);
+	strbuf_release(&key);
+}
+
+/*
+ * One round of the sample and agent tracks over the unfinished trajectories: their requests
+ * at once, each reply's code written to <out>/r<round>, one evaluation of them all, each
+ * attempt judged, then every attempt of the round counted and stored.
+ */
+static int run_round(const struct gen_opts *o, struct llm_client *llm, struct store *st,
+		     long long run_id, struct trajectory *tr, size_t ntr, unsigned round,
+		     struct strbuf *err)
+{
+	struct llm_request *reqs = xcalloc(ntr ? ntr : 1, sizeof(*reqs));
+	/* Indices into each result's attempts, which new_attempt() may move: SIZE_MAX for none. */
+	size_t *att = xcalloc(ntr ? ntr : 1, sizeof(*att));
+	size_t *idx = xcalloc(ntr ? ntr : 1, sizeof(*idx)), n;
+	struct strbuf dir = STRBUF_INIT;
+	json_t *evals = NULL;
+	bool any_code = false;
+	int r = 0;
+
+	n = round_requests(o, tr, ntr, reqs, att, idx);
 	if (!n)
 		goto out;
 	if ((r = llm_run(llm, reqs, n, err)) < 0)
@@ -333,127 +485,18 @@ static int run_round(const struct gen_opts *o, struct llm_client *llm, struct st
 	strbuf_addf(&dir, "%s/r%u", o->out_dir, round);
 	for (size_t k = 0; k < n; k++) {
 		struct trajectory *t = &tr[idx[k]];
-		struct llm_request *q = &reqs[k];
 		struct gen_attempt *a = new_attempt(t->res);
-		const char **names = xcalloc(t->task->nr_entries + 1, sizeof(*names));
-		struct strbuf why = STRBUF_INIT;
-		char *code = NULL;
 
 		att[k] = t->res->nr_attempts - 1;
-		a->sample = t->sample;
-		a->round = round;
-		a->stage = t->passed ? "tune" : "generate";
-		a->prompt_tokens = q->prompt_tokens;
-		a->completion_tokens = q->completion_tokens;
-		a->cached_tokens = q->cached_tokens;
-		a->latency_ms = q->latency_ms;
-		a->cost_usd = q->cost_usd;
-		a->http_attempts = q->attempts;
-		a->finish = q->finish ? xstrdup(q->finish) : NULL;
-		if (q->status != LLM_OK) {
-			set_outcome(a, q->status == LLM_BUDGET ? "budget" : "no_reply");
-			a->error = xstrdup(q->error ? q->error : "no reply");
-			t->done = true; /* nothing new to say to a model that did not answer */
-			free(names);
-			continue;
-		}
-		for (size_t e = 0; e < t->task->nr_entries; e++)
-			names[e] = t->task->entries[e].name;
-		traj_say(t, "assistant", q->text ? q->text : "");
-		if (extract_code(q->text, q->finish, names, t->task->nr_entries, &code, &why) < 0) {
-			set_outcome(a, "no_code");
-			a->error = strbuf_detach(&why, NULL);
-		} else {
-			struct strbuf path = STRBUF_INIT;
-
-			strbuf_addf(&path, "%s/%s/s%u.py", dir.buf, t->task->op, t->sample);
-			r = write_file(path.buf, code, err);
-			a->candidate = strbuf_detach(&path, NULL);
-			any_code = true;
-		}
-		free(code);
-		free(names);
-		strbuf_release(&why);
+		r = take_reply(t, &reqs[k], round, dir.buf, a, err);
+		any_code = any_code || a->candidate;
 		if (r < 0)
 			goto out;
 	}
 	if (any_code && (r = eval_dir(o, dir.buf, false, &evals, err)) < 0)
 		goto out;
-	for (size_t k = 0; k < n; k++) {
-		struct trajectory *t = &tr[idx[k]];
-		struct gen_attempt *a = att[k] == SIZE_MAX ? NULL : &t->res->attempts[att[k]];
-		struct strbuf fb = STRBUF_INIT, key = STRBUF_INIT;
-		json_t *rec;
-
-		if (!a)
-			continue;
-		if (a->candidate) {
-			const char *verdict;
-
-			strbuf_addf(&key, "%s/s%u", t->task->op, t->sample);
-			rec = json_object_get(evals, key.buf);
-			verdict = json_string_value(json_object_get(rec, "verdict"));
-			if (!rec || !verdict) {
-				set_outcome(a, "not_evaluated");
-				strbuf_addstr(&fb, "Your module could not be evaluated. Reply with the "
-						   "whole module in one Python code block.");
-			} else {
-				json_t *ff = json_object_get(rec, "first_failure");
-				char *fft = ff && !json_is_null(ff) ? json_dumps(ff, JSON_COMPACT)
-								    : NULL;
-				double sp = json_is_number(json_object_get(rec, "speedup"))
-						    ? json_number_value(json_object_get(rec, "speedup"))
-						    : NAN;
-				double sol = json_is_number(json_object_get(rec, "sol_fraction"))
-						     ? json_number_value(
-							       json_object_get(rec, "sol_fraction"))
-						     : NAN;
-
-				set_outcome(a, verdict);
-				a->eval_key = xstrdup(json_string_value(json_object_get(rec, "key")) ?: "");
-				a->speedup = sp;
-				a->eval_ms = json_is_number(json_object_get(rec, "wall_ms"))
-						     ? json_number_value(json_object_get(rec, "wall_ms"))
-						     : NAN;
-				if (!strcmp(verdict, "pass")) {
-					bool better = !t->best_candidate ||
-						      (isfinite(sp) && !(sp <= t->best_speedup));
-
-					if (!t->passed) {
-						for (unsigned rr = round; rr <= t->res->rounds; rr++)
-							t->res->solved_by_round[rr]++;
-					}
-					t->passed = true;
-					t->res->solved = true;
-					if (isfinite(sp) && (isnan(t->res->best_speedup) ||
-							     sp > t->res->best_speedup))
-						t->res->best_speedup = sp;
-					if (better) {
-						free(t->best_candidate);
-						t->best_candidate = xstrdup(a->candidate);
-						t->best_speedup = sp;
-					}
-					/* The agent tunes what passes, where speed is measured. */
-					if (o->track == GEN_AGENT && isfinite(sp))
-						tune_feedback(sp, sol, &fb);
-					else
-						t->done = true;
-				} else {
-					gen_feedback(verdict, fft, &fb);
-				}
-				free(fft);
-			}
-		} else {
-			strbuf_addf(&fb, "Your reply had no usable code: %s. Reply with the whole "
-				    "module in one Python code block.", a->error);
-		}
-		if (!t->done && fb.len) {
-			a->detail = xstrdup(fb.buf);
-			traj_say(t, "user", fb.buf);
-		}
-		strbuf_release(&fb);
-		strbuf_release(&key);
-	}
+	for (size_t k = 0; k < n; k++)
+		judge_attempt(o, &tr[idx[k]], &tr[idx[k]].res->attempts[att[k]], evals, round);
 out:
 	for (size_t k = 0; k < n; k++) {
 		struct trajectory *t = &tr[idx[k]];
