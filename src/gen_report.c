@@ -26,6 +26,20 @@ static double task_pass_at_k(const struct gen_task_result *r, unsigned k)
 	return stats_pass_at_k(r->n, r->solved_by_round[0], k);
 }
 
+/* A stored row's token count: -1 (unknown) where the row has none. */
+static long long row_tokens(json_t *row, const char *key)
+{
+	json_t *v = json_object_get(row, key);
+
+	return json_is_integer(v) ? json_integer_value(v) : -1;
+}
+
+/* A token count for JSON: null when unknown (-1). */
+static json_t *tokens_json(long long n)
+{
+	return n < 0 ? json_null() : json_integer((json_int_t)n);
+}
+
 /* What the tasks of a run add up to. */
 struct totals {
 	size_t solved;
@@ -43,9 +57,9 @@ static void totals_add(struct totals *t, const struct gen_run_opts *o,
 		       const struct gen_task_result *r)
 {
 	t->solved += r->solved;
-	t->prompt += r->prompt_tokens;
-	t->completion += r->completion_tokens;
-	t->cached += r->cached_tokens;
+	t->prompt = gen_tokens_add(t->prompt, r->prompt_tokens);
+	t->completion = gen_tokens_add(t->completion, r->completion_tokens);
+	t->cached = gen_tokens_add(t->cached, r->cached_tokens);
 	if (isfinite(r->cost_usd))
 		t->cost += r->cost_usd;
 	else if (r->nr_attempts)
@@ -76,14 +90,14 @@ static void print_json(FILE *f, json_t *o)
 static void print_task_json(FILE *f, const struct gen_run_opts *opts,
 			    const struct gen_task_result *r)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:b, s:I, s:I, s:I}", "schema",
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:b, s:o, s:o, s:o}", "schema",
 			      "kgb.generate.v1", "task", r->task->op, "source", r->task->source,
 			      "track", opts->track, "samples", (json_int_t)r->n,
 			      "passed_first_round", (json_int_t)r->solved_by_round[0], "passed",
 			      (json_int_t)r->solved_by_round[r->rounds], "solved", r->solved,
-			      "prompt_tokens", (json_int_t)r->prompt_tokens, "completion_tokens",
-			      (json_int_t)r->completion_tokens, "cached_tokens",
-			      (json_int_t)r->cached_tokens);
+			      "prompt_tokens", tokens_json(r->prompt_tokens), "completion_tokens",
+			      tokens_json(r->completion_tokens), "cached_tokens",
+			      tokens_json(r->cached_tokens));
 	json_t *pk = json_object(), *wr = json_array();
 
 	for (size_t j = 0; j < opts->nr_ks; j++) {
@@ -109,7 +123,8 @@ static void print_task_json(FILE *f, const struct gen_run_opts *opts,
 /* One task's row of the table. */
 static void print_task_row(FILE *f, const struct gen_task_result *r)
 {
-	char cost_s[32], note[96] = "";
+	char cost_s[32], tok_s[32], note[96] = "";
+	long long tok = gen_tokens_add(r->prompt_tokens, r->completion_tokens);
 
 	if (isfinite(r->cost_usd))
 		snprintf(cost_s, sizeof(cost_s), "$%.4f", r->cost_usd);
@@ -120,20 +135,23 @@ static void print_task_row(FILE *f, const struct gen_task_result *r)
 	if (isfinite(r->best_speedup))
 		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%sbest speedup %.2fx",
 			 *note ? ", " : "", r->best_speedup);
-	fprintf(f, "%-28s %-8u %-7u %-7.3f %-9lld %-11s %s\n", r->task->op, r->n,
-		r->solved_by_round[r->rounds], task_pass_at_k(r, 1),
-		r->prompt_tokens + r->completion_tokens, cost_s, note);
+	if (tok < 0)
+		snprintf(tok_s, sizeof(tok_s), "unknown");
+	else
+		snprintf(tok_s, sizeof(tok_s), "%lld", tok);
+	fprintf(f, "%-28s %-8u %-7u %-7.3f %-9s %-11s %s\n", r->task->op, r->n,
+		r->solved_by_round[r->rounds], task_pass_at_k(r, 1), tok_s, cost_s, note);
 }
 
 /* The run's kgb.generate.summary.v1 line, over n tasks. */
 static void print_summary_json(FILE *f, const struct gen_run_opts *o, const struct totals *t,
 			       size_t n, double wall_s)
 {
-	json_t *sum = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "schema",
+	json_t *sum = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o}", "schema",
 				"kgb.generate.summary.v1", "track", o->track, "tasks",
 				(json_int_t)n, "solved", (json_int_t)t->solved, "prompt_tokens",
-				(json_int_t)t->prompt, "completion_tokens",
-				(json_int_t)t->completion, "cached_tokens", (json_int_t)t->cached);
+				tokens_json(t->prompt), "completion_tokens",
+				tokens_json(t->completion), "cached_tokens", tokens_json(t->cached));
 	json_t *pk = json_object(), *wr = json_array();
 	double per = t->solved ? 1.0 / (double)t->solved : NAN;
 
@@ -151,7 +169,9 @@ static void print_summary_json(FILE *f, const struct gen_run_opts *o, const stru
 	json_object_set_new(sum, "solved_within_rounds", wr);
 	json_object_set_new(sum, "cost_usd", t->cost_known ? json_real(t->cost) : json_null());
 	json_object_set_new(sum, "tokens_per_success",
-			    num_or_null((double)(t->prompt + t->completion) * per));
+			    t->prompt < 0 || t->completion < 0
+				    ? json_null()
+				    : num_or_null((double)(t->prompt + t->completion) * per));
 	json_object_set_new(sum, "cost_per_success",
 			    t->cost_known ? num_or_null(t->cost * per) : json_null());
 	json_object_set_new(sum, "seconds_per_success", num_or_null((t->llm_s + t->eval_s) * per));
@@ -177,9 +197,13 @@ static void print_summary_text(FILE *f, const struct gen_run_opts *o, const stru
 			fprintf(f, " r%u %.3f", rr, n ? t->within[rr] / (double)n : NAN);
 		fprintf(f, "\n");
 	}
-	fprintf(f, "tokens: %lld prompt (%lld cached) + %lld completion", t->prompt, t->cached,
-		t->completion);
-	if (t->solved)
+	if (t->prompt < 0 || t->completion < 0 || t->cached < 0) {
+		fprintf(f, "tokens: unknown (an agent reported none)");
+	} else {
+		fprintf(f, "tokens: %lld prompt (%lld cached) + %lld completion", t->prompt,
+			t->cached, t->completion);
+	}
+	if (t->solved && t->prompt >= 0 && t->completion >= 0)
 		fprintf(f, "; %.0f per solved task",
 			(double)(t->prompt + t->completion) / t->solved);
 	fprintf(f, "\ncost: ");
@@ -250,9 +274,10 @@ static void result_from_rows(const struct gen_run_opts *o, const struct task *t,
 		bool pass = outcome && !strcmp(outcome, "pass");
 
 		r->nr_attempts++;
-		r->prompt_tokens += json_integer_value(json_object_get(row, "prompt_tokens"));
-		r->completion_tokens += json_integer_value(json_object_get(row, "completion_tokens"));
-		r->cached_tokens += json_integer_value(json_object_get(row, "cached_tokens"));
+		r->prompt_tokens = gen_tokens_add(r->prompt_tokens, row_tokens(row, "prompt_tokens"));
+		r->completion_tokens = gen_tokens_add(r->completion_tokens,
+						      row_tokens(row, "completion_tokens"));
+		r->cached_tokens = gen_tokens_add(r->cached_tokens, row_tokens(row, "cached_tokens"));
 		if (!stage || strcmp(stage, "final")) /* a final evaluation sends no request */
 			r->cost_usd += json_is_number(cost) ? json_number_value(cost) : NAN;
 		if (json_is_number(json_object_get(row, "latency_ms")))

@@ -254,9 +254,9 @@ static int store_attempt(struct store *st, long long run_id, const struct gen_op
 
 static void add_usage(struct gen_task_result *r, const struct gen_attempt *a)
 {
-	r->prompt_tokens += a->prompt_tokens;
-	r->completion_tokens += a->completion_tokens;
-	r->cached_tokens += a->cached_tokens;
+	r->prompt_tokens = gen_tokens_add(r->prompt_tokens, a->prompt_tokens);
+	r->completion_tokens = gen_tokens_add(r->completion_tokens, a->completion_tokens);
+	r->cached_tokens = gen_tokens_add(r->cached_tokens, a->cached_tokens);
 	/*
 	 * A task costs what its requests (or its agent) cost; a final evaluation sends none. One
 	 * of unknown cost (NAN) makes the task's unknown: a partial sum would look like a cost.

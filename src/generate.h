@@ -86,6 +86,12 @@ struct gen_task_result {
 
 void gen_task_result_release(struct gen_task_result *r);
 
+/* A token count plus another; -1 (unknown: an agent that reported none) stays -1. */
+static inline long long gen_tokens_add(long long sum, long long x)
+{
+	return sum < 0 || x < 0 ? -1 : sum + x;
+}
+
 /*
  * Runs the track over `tasks` (borrowed), storing as it goes under run `run_id` of the store
  * at opts->store_path. *ret is an array of nr_tasks results (owned; release each, then free).

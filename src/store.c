@@ -698,15 +698,19 @@ int store_generation_totals(struct store *s, long long run_id, struct store_gen_
 			       " COUNT(DISTINCT source || '/' || task),"
 			       " COUNT(DISTINCT CASE WHEN outcome = 'pass'"
 			       "  THEN source || '/' || task END),"
-			       " MAX(model), MAX(track)"
+			       " MAX(model), MAX(track),"
+			       " COUNT(CASE WHEN prompt_tokens < 0 OR completion_tokens < 0 THEN 1 END)"
 			       " FROM generations WHERE run_id = ?",
 			       -1, &st, NULL) != SQLITE_OK)
 		return db_err(s, err, "reading the generations");
 	sqlite3_bind_int64(st, 1, run_id);
 	r = step_row(s, st, "reading the generations", err);
 	if (r == 0) {
-		/* An aggregate over no rows is still a row: a run without requests stays -1. */
-		if (sqlite3_column_int64(st, 3) > 0)
+		/*
+		 * An aggregate over no rows is still a row: a run without requests stays -1, and
+		 * so does one where an agent reported no tokens (stored as -1).
+		 */
+		if (sqlite3_column_int64(st, 3) > 0 && sqlite3_column_int64(st, 9) == 0)
 			ret->tokens = sqlite3_column_int64(st, 0);
 		/*
 		 * A cost is known only when every request has one; a final evaluation sends no

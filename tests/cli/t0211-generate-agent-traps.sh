@@ -105,7 +105,10 @@ test_expect_success 'usage.json too large or a symbolic link: usage unknown with
 	ext link-usage &&
 	outcome shift generate | grep -qx "generated|usage.json in the agent.s workspace is a symbolic link: not followed; the agent.s tokens and cost are unknown" &&
 	rows "select prompt_tokens, cost_usd is null from generations where task = \"shift\" and stage = \"generate\"" | grep -qx -- "-1|1" &&
-	test "$(outcome shift final)" = "pass|"
+	test "$(outcome shift final)" = "pass|" &&
+	# Unknown tokens make the totals unknown, not a sum with -1 in it (scale reported 10 + 5).
+	test "$(json_eval "$TMP/link-usage.out" "[(r[\"task\"], r[\"prompt_tokens\"]) for r in recs[:-1]]")" = "[('"'"'scale'"'"', 10), ('"'"'shift'"'"', None)]" &&
+	test "$(json_eval "$TMP/link-usage.out" "(recs[-1][\"prompt_tokens\"], recs[-1][\"tokens_per_success\"])")" = "(None, None)"
 '
 
 # A name with a quote, a command substitution, a space and a newline: ./verify must quote it.
