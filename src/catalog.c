@@ -867,10 +867,8 @@ static void task_version(struct vctx *v, struct task *t, const char *dir)
 static char *outside_task(const char *root_real, const char *path)
 {
 	char *real = path_abs(path);
-	size_t n = strlen(root_real);
 
-	if (!real || (!strncmp(real, root_real, n) && (real[n] == '/' || !real[n] ||
-						       !strcmp(root_real, "/")))) {
+	if (!real || path_within(root_real, real)) {
 		free(real);
 		return NULL;
 	}

@@ -202,6 +202,28 @@ static void candidates_free(struct candidate *v, size_t n)
 	free(v);
 }
 
+/*
+ * Whether the candidate file `path` resolves inside --solutions (sol_real: its real path); a
+ * link out of it (to a shipped solution, say, which would then be scored as the submitter's)
+ * is said on stderr and not followed.
+ */
+static bool inside_solutions(const struct eval_opts *o, const char *sol_real, const char *path)
+{
+	char *real = path_abs(path);
+	bool in = !real || path_within(sol_real, real);
+
+	if (!in) {
+		char *shown = escape_text_dup(path), *to = escape_text_dup(real);
+
+		fprintf(stderr, "kgb %s: candidate '%s' is a link out of --solutions (to '%s'): not "
+			"followed, skipping\n", o->cmd, shown, to);
+		free(shown);
+		free(to);
+	}
+	free(real);
+	return in;
+}
+
 /* Collects the candidates of the selected tasks; *ret_skipped counts tasks with none. */
 static int collect_candidates(const struct eval_opts *o, const struct catalog *cat,
 			      const char *platform, struct candidate **ret, size_t *ret_nr,
@@ -209,8 +231,9 @@ static int collect_candidates(const struct eval_opts *o, const struct catalog *c
 {
 	struct candidate *v = NULL;
 	size_t n = 0, alloc = 0, skipped = 0;
+	char *sol_real = NULL;
 
-	if (o->solutions && !path_is_dir(o->solutions)) {
+	if (o->solutions && (!path_is_dir(o->solutions) || !(sol_real = path_abs(o->solutions)))) {
 		strbuf_addf(err, "--solutions '%s': not a directory", o->solutions);
 		return -ENOENT;
 	}
@@ -231,7 +254,7 @@ static int collect_candidates(const struct eval_opts *o, const struct catalog *c
 			char *dir = path_join(o->solutions, t->op), **names = NULL;
 
 			strbuf_addf(&file, "%s/%s.py", o->solutions, t->op);
-			if (path_is_file(file.buf))
+			if (path_is_file(file.buf) && inside_solutions(o, sol_real, file.buf))
 				add_candidate(&v, &n, &alloc, t, file.buf, "-");
 			if (path_is_dir(dir) && list_dir_sorted(dir, &names) == 0) {
 				for (char **nm = names; *nm; nm++) {
@@ -242,7 +265,8 @@ static int collect_candidates(const struct eval_opts *o, const struct catalog *c
 						continue;
 					p = path_join(dir, *nm);
 					sample = xstrndup(*nm, len - 3);
-					add_candidate(&v, &n, &alloc, t, p, sample);
+					if (inside_solutions(o, sol_real, p))
+						add_candidate(&v, &n, &alloc, t, p, sample);
 					free(sample);
 					free(p);
 				}
@@ -258,9 +282,11 @@ static int collect_candidates(const struct eval_opts *o, const struct catalog *c
 		if (!catalog_find(cat, o->tasks[i])) {
 			strbuf_addf(err, "--task '%s': no such task (see 'kgb list')", o->tasks[i]);
 			candidates_free(v, n);
+			free(sol_real);
 			return -ENOENT;
 		}
 	}
+	free(sol_real);
 	*ret = v;
 	*ret_nr = n;
 	*ret_skipped = skipped;

@@ -185,6 +185,15 @@ char *path_abs(const char *path)
 	return realpath(path, NULL);
 }
 
+bool path_within(const char *root_real, const char *real)
+{
+	size_t n = strlen(root_real);
+
+	if (!strcmp(root_real, "/"))
+		return real[0] == '/';
+	return !strncmp(real, root_real, n) && (real[n] == '/' || !real[n]);
+}
+
 double monotonic_s(void)
 {
 	struct timespec ts;

@@ -32,6 +32,8 @@ bool strv_contains(const char *const *list, const char *s);
 int rm_stale_pid_dirs(const char *dir, const char *prefix, unsigned *ret_removed);
 /* Absolute, symlink-resolved path (realpath); NULL with errno set on failure. */
 char *path_abs(const char *path);
+/* Whether the real path `real` is root_real or lies below it (both symlink-resolved). */
+bool path_within(const char *root_real, const char *real);
 
 /* Seconds on the monotonic clock, for durations and deadlines. */
 double monotonic_s(void);

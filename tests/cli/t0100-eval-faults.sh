@@ -112,4 +112,22 @@ test_expect_success 'links out of a task directory: refused, their targets never
 	! grep -q SECRET "$TMP/o"
 '
 
+# Candidates given with --solutions are the submitter's files: one linked out of the directory
+# (to the shipped solution, say) would be scored as theirs.
+test_expect_success 'a candidate linked out of --solutions: not followed, skipped with the reason' '
+	mkdir -p "$TMP/lsol/scale" "$TMP/lsol2" &&
+	ln -s "$FIXTURES/tasks/aten/scale/solution.py" "$TMP/lsol/scale/shipped.py" &&
+	ln -s "$FIXTURES/tasks/aten/scale" "$TMP/lsol2/scale" &&
+	cp "$FIXTURES/candidates/scale/good.py" "$TMP/lsol/scale/own.py" &&
+	ln -s own.py "$TMP/lsol/scale/again.py" &&
+	"$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter --task scale \
+		--solutions "$TMP/lsol" --store "$TMP/lsol.db" --json >"$TMP/o" 2>"$TMP/e" &&
+	grep -q "candidate .*shipped.py. is a link out of --solutions (to .*solution.py.): not followed, skipping" "$TMP/e" &&
+	test "$(json_eval "$TMP/o" "sorted(r[\"sample\"] for r in recs if r.get(\"schema\") == \"kgb.eval.v1\")")" = "['"'"'again'"'"', '"'"'own'"'"']" &&
+	"$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter --task scale \
+		--solutions "$TMP/lsol2" --store "$TMP/lsol2.db" --json >"$TMP/o" 2>"$TMP/e" &&
+	grep -q "is a link out of --solutions" "$TMP/e" &&
+	test "$(json_eval "$TMP/o" "[r for r in recs if r.get(\"schema\") == \"kgb.eval.v1\"]")" = "[]"
+'
+
 test_done
