@@ -157,19 +157,20 @@ static char *harness_version(const char *root, struct strbuf *err, const char *t
 	return strbuf_detach(&sb, NULL);
 }
 
-static bool task_selected(const struct eval_opts *o, const struct catalog *cat,
-			  const struct task *t, const char *platform)
+bool eval_task_selected(const struct catalog *cat, const struct task *t, const char *source,
+			const char *const *tasks, size_t nr_tasks, const char *runtime,
+			const struct profile *prof)
 {
-	if (o->source && strcmp(o->source, t->source))
+	if (source && strcmp(source, t->source))
 		return false;
-	if (!task_supports_platform(t, platform))
+	if (!task_supports_platform(t, runtime))
 		return false;
-	if (o->profile && !profile_supports_source(o->profile, t->source))
+	if (prof && !profile_supports_source(prof, t->source))
 		return false;
-	if (!o->nr_tasks)
+	if (!nr_tasks)
 		return true;
-	for (size_t i = 0; i < o->nr_tasks; i++)
-		if (catalog_find(cat, o->tasks[i]) == t)
+	for (size_t i = 0; i < nr_tasks; i++)
+		if (catalog_find(cat, tasks[i]) == t)
 			return true;
 	return false;
 }
@@ -241,7 +242,8 @@ static int collect_candidates(const struct eval_opts *o, const struct catalog *c
 		const struct task *t = &cat->tasks[i];
 		size_t before = n;
 
-		if (!task_selected(o, cat, t, platform))
+		if (!eval_task_selected(cat, t, o->source, o->tasks, o->nr_tasks, platform,
+					o->profile))
 			continue;
 		if (!o->solutions) {
 			char *p = task_path(t, "solution.py");

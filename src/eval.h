@@ -109,4 +109,15 @@ int eval_collect_tasks(const struct eval_opts *o, const struct catalog *cat,
 		       const char *platform, const struct task ***ret_tasks, size_t **ret_counts,
 		       size_t *ret_nr, struct strbuf *err);
 
+/*
+ * Whether task t is one a run selects: of `source` (NULL: any), runnable on `runtime` and, with
+ * a profile, of a source it supports, and one of the nr_tasks names (none: every task). eval
+ * and generate select their tasks with it.
+ */
+struct catalog;
+struct profile;
+bool eval_task_selected(const struct catalog *cat, const struct task *t, const char *source,
+			const char *const *tasks, size_t nr_tasks, const char *runtime,
+			const struct profile *prof);
+
 #endif

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 
+#include "eval.h"
 #include "generate_run.h"
 #include "platform.h"
 #include "profile.h"
@@ -21,21 +22,6 @@
 #include "store.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
-
-static bool selected(const struct gen_run_opts *o, const struct catalog *cat,
-		     const struct task *t, const struct profile *prof)
-{
-	if (o->source && strcmp(t->source, o->source))
-		return false;
-	if (!task_supports_platform(t, prof->runtime) || !profile_supports_source(prof, t->source))
-		return false;
-	if (!o->nr_tasks)
-		return true;
-	for (size_t i = 0; i < o->nr_tasks; i++)
-		if (catalog_find(cat, o->tasks[i]) == t)
-			return true;
-	return false;
-}
 
 int gen_select_tasks(const struct gen_run_opts *o, const struct catalog *cat,
 		     const struct profile *prof, const struct task ***ret, size_t *ret_nr,
@@ -52,7 +38,8 @@ int gen_select_tasks(const struct gen_run_opts *o, const struct catalog *cat,
 	}
 	sel = xcalloc(cat->nr_tasks + 1, sizeof(*sel));
 	for (size_t i = 0; i < cat->nr_tasks; i++)
-		if (selected(o, cat, &cat->tasks[i], prof))
+		if (eval_task_selected(cat, &cat->tasks[i], o->source, o->tasks, o->nr_tasks,
+				       prof->runtime, prof))
 			sel[n++] = &cat->tasks[i];
 	*ret = sel;
 	*ret_nr = n;
