@@ -393,3 +393,4 @@ def test_out_of_memory_retry_repeats_the_once_per_entry_checks(tmp_path: Path) -
     assert case["verdict"] == "mismatch" and case["oom_retries"] == 1, case
     assert "determinism re-run" in case["message"] and int(count.read_text()) == 4
 
+
