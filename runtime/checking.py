@@ -115,11 +115,9 @@ class Checks:
                                        case.rtol, f"argument '{a.name}'"))
         return merge(results)
 
-
     def _recipe_for(self, args: tuple[BuiltArg, ...]) -> dict[str, Any] | None:
         """How the runner builds `args` itself, when they are the current case's inputs."""
         return self._recipe if self._recipe and args is self._recipe_of else None
-
 
     def _reference(self, entry: EntrySpec, ref_fn: Any, inputs: tuple[BuiltArg, ...],
                    base: Call | None = None, valued: bool = True) -> tuple[Call, Call]:
@@ -168,7 +166,6 @@ class Checks:
         if res.verdict == "mismatch":
             return replace(report, bad=res.bad, first_bad=res.first_bad), False
         return report, False
-
 
     def _unvalued(self, entry: EntrySpec, case: CaseSpec,
                   inputs: tuple[BuiltArg, ...], out: Any, args: tuple[BuiltArg, ...],

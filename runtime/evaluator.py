@@ -84,7 +84,6 @@ class Evaluator(TimedCases, Replays):
         self._recipe: dict[str, Any] | None = None
         self._recipe_of: tuple[BuiltArg, ...] | None = None
 
-
     def _validity(self, case: CaseSpec) -> tuple[CaseReport, bool]:
         """Is the reference output of this case informative: not constant, input-dependent?"""
         entry = self.job.entry(case.entry)

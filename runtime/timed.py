@@ -31,7 +31,6 @@ class TimedCases(Checks):
     baseline_note: str | None
     _flush: torch.Tensor | None
 
-
     def _baseline_fn(self, entry: EntrySpec, ref_fn: Any) -> tuple[Any, str]:
         """What the speedup of a timed case is over, and its label: the task's baseline.py
         function of the entry's name when it loaded, else the reference on native copies."""
@@ -41,7 +40,6 @@ class TimedCases(Checks):
         if self.baseline is not None:
             return ref_fn, f"reference ({BASELINE_FILE} defines no '{entry.name}')"
         return ref_fn, f"reference ({self.baseline_note})" if self.baseline_note else "reference"
-
 
     def _timing_pass(self, case: CaseSpec) -> bool:
         """Is `case` timed here: a timed case of a timing job on the GPU."""
