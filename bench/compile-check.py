@@ -411,7 +411,7 @@ def patch_interpreter(rec_ref: list) -> None:
 def check_task(task_dir: str, job_lines: list[bytes], args, deadline: float, n: int,
                rec_ref: list, server) -> dict:
     from runtime.inputs import build_args, call
-    from runtime.worker import parse_job
+    from runtime.job import parse_job
     res = {"task": os.path.relpath(task_dir, ROOT), "variants": 0, "failures": [],
            "seconds": 0.0, "cases": 0, "cases_total": 0, "notes": []}
     sol = os.path.join(task_dir, "solution.py")

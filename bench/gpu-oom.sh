@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Out-of-memory retries on the GPU (runtime/worker.py _OOM_WAITS_S): while kgb evaluates the
+# Out-of-memory retries on the GPU (runtime/evaluator.py _OOM_WAITS_S): while kgb evaluates the
 # tasks that ran out of device memory with 16 checking slots in bench/results/h200-2026-12-04c,
 # a second process takes all but 4 GiB of the device for 30 s, starting once the first kgb
 # worker is up. Every case that runs out of memory in that window must run again and pass:

@@ -64,7 +64,7 @@ def main() -> int:
                                   "FROM evaluations").fetchone()
         print(f"store: {n} evaluations, candidate import (module load) {imp / 1e3:.1f} s in all, "
               f"worker wall time {wall / 1e3:.0f} s in all (checking and timing jobs summed)")
-        # Each case's record says where its worker time went (runtime/worker.py phase_ms,
+        # Each case's record says where its worker time went (runtime/records.py phase_ms,
         # compile_ms). A timed case's record is its timing job's; the others' their check's.
         for timed, what in ((0, "checked-only cases"), (1, "timed cases (timing jobs)")):
             rows = db.execute(
@@ -137,7 +137,7 @@ def task_of(db: sqlite3.Connection, key: str) -> str:
 
 
 def handovers(db: sqlite3.Connection, stalls: int = 3) -> None:
-    """The timing pass's GPU from its timed cases' exclusive spans (runtime/worker.py
+    """The timing pass's GPU from its timed cases' exclusive spans (runtime/records.py
     `gpu_exclusive`, time.monotonic() seconds of one machine): how long some worker had it
     alone, and how the rest of the pass went between two such spans, with the longest few
     (a stall: another worker's shared section that the next exclusive one waited for)."""

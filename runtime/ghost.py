@@ -74,8 +74,8 @@ def replay(candidate: ModuleType, which: int) -> Iterator[list[int]]:
 @contextlib.contextmanager
 def poisoned_empty(candidate: ModuleType, which: int) -> Iterator[list[int]]:
     """Within the block, Triton runs, and memory handed out uninitialised (torch.empty and
-    kin) is filled with POISONS[which]: the determinism re-run (worker._rerun), which catches
-    kernels that read memory they never wrote."""
+    kin) is filled with POISONS[which]: the determinism re-run (runtime.replays
+    Replays._rerun), which catches kernels that read memory they never wrote."""
     with _patched(candidate, which, skip_launches=False, uninitialised_only=True) as n:
         yield n
 

@@ -23,7 +23,10 @@ __all__ = ["Snapshot"]
 
 _HARNESS = ("runtime.compare", "runtime.inputs", "runtime.timing", "runtime.kinds",
             "runtime.ghost", "runtime.mutants", "runtime.worker", "runtime.integrity",
-            "runtime.trace", "runtime.gpulock")
+            "runtime.trace", "runtime.gpulock", "runtime.records", "runtime.job",
+            "runtime.loading", "runtime.candidate", "runtime.clocks", "runtime.startup",
+            "runtime.device", "runtime.checking", "runtime.replays", "runtime.timed",
+            "runtime.evaluator")
 
 
 def _owners() -> list[tuple[str, Any]]:

@@ -19,14 +19,14 @@ import time
 
 # What a worker imports before its first case: its own modules (runtime.worker imports torch,
 # triton and numpy), what the checking job's L3 trace imports (torch._dynamo, the profiler),
-# and what the worker's _preload imports.
+# and what runtime.startup.preload imports.
 MODULES = ("runtime.worker", "torch._dynamo", "torch.profiler")
 
 
 def main() -> int:
     t0 = time.perf_counter()
     failed = {}
-    from runtime.worker import PRELOAD_MODULES
+    from runtime.startup import PRELOAD_MODULES
     for name in MODULES + PRELOAD_MODULES:
         try:
             importlib.import_module(name)

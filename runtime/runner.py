@@ -21,11 +21,21 @@ from typing import Any
 
 import torch
 
+from runtime.candidate import syntax_error
+from runtime.clocks import compile_clock
+from runtime.device import context_lost, give_back_memory, is_oom
 from runtime.ghost import poisoned_empty
 from runtime.ghost import replay as ghost_replay
-from runtime.inputs import BuiltArg, call, clone_args
+from runtime.inputs import BuiltArg, build_args, call, clone_args, parse_arg
 from runtime.integrity import Snapshot
-from runtime.wire import PEER_FD, Body, Channel, Storages, WireError, encode_args, encode_value
+from runtime.loading import load_module
+from runtime.records import cap, describe, error_trace
+from runtime.startup import preload, setup_platform
+from runtime.timing import (TimingError, _elapsed, _round, _sleep_rate, _Timed, flush_buffer,
+                            perturb)
+from runtime.trace import NotRecorded, traced
+from runtime.wire import (PEER_FD, Body, Channel, Storages, WireError, decode_args, encode_args,
+                          encode_value)
 
 __all__ = ["main"]
 
@@ -50,32 +60,30 @@ class Runner:
     # --- loading -------------------------------------------------------------------------
 
     def load(self, req: dict[str, Any]) -> bool:
-        from runtime import worker as w
-
         platform = req.get("platform")
         self.device = torch.device("cuda:0" if platform == "cuda" else "cpu")
         self.chan.device = self.device
         try:
-            w.setup_platform(str(platform), bool(req.get("traces")))
+            setup_platform(str(platform), bool(req.get("traces")))
         except Exception as e:
             self.chan.send({"op": "fatal", "verdict": "env_error", "message":
-                            w._cap(f"the runner could not start platform '{platform}': "
-                                   f"{w._describe(e)}")})
+                            cap(f"the runner could not start platform '{platform}': "
+                                   f"{describe(e)}")})
             return False
-        w._compile_clock.install()
+        compile_clock.install()
         self.trusted = Snapshot()
         path = str(req.get("candidate"))
         t0 = time.perf_counter()
         try:
-            self.module = w.load_module(path, "candidate")
+            self.module = load_module(path, "candidate")
         except SyntaxError as e:
-            f = w._syntax_error(e, path)
+            f = syntax_error(e, path)
             self.chan.send({"op": "fatal", "verdict": "syntax_error",
                             "message": f.report.message, "trace": f.report.trace})
             return False
         except BaseException as e:
-            self.chan.send({"op": "fatal", "verdict": "import_error", "message": w._describe(e),
-                            "trace": w._trace(e, frames=None)})
+            self.chan.send({"op": "fatal", "verdict": "import_error", "message": describe(e),
+                            "trace": error_trace(e, frames=None)})
             return False
         import_ms = (time.perf_counter() - t0) * 1e3
         for name in req.get("entries") or []:
@@ -99,12 +107,9 @@ class Runner:
     # --- calls ---------------------------------------------------------------------------
 
     def _error(self, e: BaseException) -> dict[str, Any]:
-        from runtime import worker as w
-        from runtime.trace import NotRecorded
-
-        return {"op": "result", "ok": False, "message": w._cap(w._describe(e)),
-                "trace": w._trace(e), "oom": w._is_oom(e) or isinstance(e, NotRecorded),
-                "lost": w.context_lost(e, self.device)}
+        return {"op": "result", "ok": False, "message": cap(describe(e)),
+                "trace": error_trace(e), "oom": is_oom(e) or isinstance(e, NotRecorded),
+                "lost": context_lost(e, self.device)}
 
     def _reply(self, extra: dict[str, Any], out: Any, args: tuple[BuiltArg, ...]) -> None:
         st = Storages()
@@ -113,8 +118,6 @@ class Runner:
 
     def _args(self, req: dict[str, Any], body: Body | None) -> tuple[BuiltArg, ...]:
         """The request's arguments: sent, or built here from the case's recipe."""
-        from runtime.inputs import build_args, parse_arg
-        from runtime.wire import decode_args
         build = req.get("build")
         if isinstance(build, dict):
             specs = [parse_arg(a) for a in build.get("args") or []]
@@ -125,10 +128,7 @@ class Runner:
         return decode_args(body.doc.get("args"), self.chan.decoder(body))
 
     def call(self, req: dict[str, Any], body: Body | None) -> None:
-        from runtime import worker as w
-        from runtime.trace import traced
-
-        compiled = w._compile_clock.ms
+        compiled = compile_clock.ms
         args = self._built_args(req, body)
         if args is None:
             return
@@ -158,9 +158,9 @@ class Runner:
         except WireError:
             raise
         except BaseException as e:
-            self.chan.send(dict(self._error(e), compile_ms=w._compile_clock.ms - compiled))
+            self.chan.send(dict(self._error(e), compile_ms=compile_clock.ms - compiled))
             return
-        extra["compile_ms"] = w._compile_clock.ms - compiled
+        extra["compile_ms"] = compile_clock.ms - compiled
         if req.get("reply") is False:  # a call to load kernels: only whether it raised
             self.chan.send(dict({"op": "result", "ok": True, "none": True}, **extra))
         else:
@@ -173,7 +173,7 @@ class Runner:
         """The request's arguments, or None after replying with the error that building them
         raised. Nothing of the candidate runs here: running out of device memory is the
         machine's (other jobs hold it), so the reply says so and the judge tries again
-        (runtime.worker Evaluator.run), where an uncaught error ended this process
+        (runtime.evaluator Evaluator.run), where an uncaught error ended this process
         (on an 80 GiB H100, 2026-12-06: five of 36 tasks crashed so, git log)."""
         try:
             return self._args(req, body)
@@ -185,14 +185,11 @@ class Runner:
 
     def _give_back_memory(self) -> None:
         """Return cached device memory above the judge's threshold after a checking call, as
-        the judge does (runtime.worker Evaluator._give_back_memory): a runner that kept the
+        the judge does (runtime.evaluator Evaluator._give_back_memory): a runner that kept the
         largest case's blocks held them from every other job on the GPU. Timing calls keep
         theirs (time_prepare)."""
-        from runtime import worker as w
-
-        if (self.device.type == "cuda"
-                and torch.cuda.memory_reserved(self.device) > w._RESERVED_KEEP_BYTES):
-            torch.cuda.empty_cache()
+        if self.device.type == "cuda":
+            give_back_memory(self.device)
 
     def integrity(self) -> None:
         patched = self.trusted.replaced() if self.trusted else None
@@ -201,8 +198,6 @@ class Runner:
     # --- timing (cuda) -------------------------------------------------------------------
 
     def time_prepare(self, req: dict[str, Any], body: Body | None) -> None:
-        from runtime.timing import TimingError, _Timed, flush_buffer
-
         inputs = self._built_args(req, body, op="timed")
         if inputs is None:
             return
@@ -222,8 +217,6 @@ class Runner:
     def time_calls(self, req: dict[str, Any]) -> None:
         """req["n"] calls of the prepared function, each as a round of runtime.timing: fresh
         copies, L2 flushed, the stream held req["hold_ms"] (0: none), events around it."""
-        from runtime.timing import _elapsed, _round, _sleep_rate
-
         n = max(1, min(int(req.get("n", 1)), 1000))
         hold_ms = float(req.get("hold_ms", 0.0))
         rate = _sleep_rate() if hold_ms > 0 else None
@@ -249,8 +242,6 @@ class Runner:
         of the inputs with the first floating-point tensor shifted by noise drawn from the
         judge's seeds: the judge clocks the whole request itself and checks an output it
         chooses afterwards, so the calls cannot be skipped or answered ahead."""
-        from runtime.timing import perturb
-
         seeds = [int(s) for s in (req.get("seeds") or [])][:16]
         evs, outs = [], []
         try:
@@ -318,8 +309,7 @@ class Runner:
 def main() -> int:
     # What the candidate prints goes to stderr: kgb keeps its tail, and reads nothing else.
     os.dup2(2, 1)
-    from runtime.worker import _preload
-    _preload()
+    preload()
     chan = Channel.from_fd(PEER_FD, torch.device("cpu"))
     return Runner(chan).serve()
 

@@ -18,7 +18,7 @@ entries directly and never sees it. This test does what such a backend does:
   no registered kernel of the task may be entered while one runs: a solution that dispatches
   back to its own op would recurse in a backend (one call alone is let through: the Triton
   CPU interpreter's write-back of a launch's argument onto itself, see interpreter_self_copy);
-- runtime.worker.Evaluator judges each case as kgb eval does (values against the reference,
+- runtime.evaluator.Evaluator judges each case as kgb eval does (values against the reference,
   structure, aliasing, the alloc/random/scalar/view kinds' checks), without the L2 ghost
   replay (it re-runs the candidate with launches skipped; not what this test is about).
 
@@ -53,7 +53,9 @@ import pytest
 import torch
 
 from runtime.inputs import call, clone_args
-from runtime.worker import Evaluator, load_module, parse_job
+from runtime.evaluator import Evaluator
+from runtime.job import parse_job
+from runtime.loading import load_module
 
 ROOT = Path(__file__).resolve().parents[2]
 ATEN = ROOT / "tasks" / "aten"

@@ -335,8 +335,8 @@ def test_allow_extends_by_name_prefix_and_rule() -> None:
 def test_allow_list_tables_are_consistent() -> None:
     """The allow-lists never admit what a rule by name refuses, nor a torch compute method
     outside the call-only ones (they would bypass tensor-method's judgement)."""
-    from runtime.guards import (_BANNED_METHODS, _CALL_ONLY, _HOST_ATTRS, _INTROSPECTION,
-                                _INTROSPECTION_PREFIXES, _KERNEL_ATTRS)
+    from runtime.guard_tables import (_BANNED_METHODS, _CALL_ONLY, _HOST_ATTRS,
+                                      _INTROSPECTION, _INTROSPECTION_PREFIXES, _KERNEL_ATTRS)
     for table in (_HOST_ATTRS, _KERNEL_ATTRS):
         assert not {a for a in table if a.startswith("_")}
         assert not table & _INTROSPECTION

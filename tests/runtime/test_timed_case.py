@@ -11,9 +11,12 @@ from typing import Any
 import pytest
 import torch
 
+import runtime.timed as timed
 import runtime.timing as timing
-import runtime.worker as worker
+from runtime.evaluator import Evaluator
 from runtime.inputs import call, clone_args
+from runtime.job import parse_job
+from runtime.records import CaseReport
 from runtime.timing import Timing, TimedCall, TimingError
 
 ROUNDS = 5
@@ -81,9 +84,9 @@ class FakeGpu:
                  cand_ms: float = 1.0, wall_ms: float = 1.0, hold_ms: float = 0.0):
         self.fail, self.cand_ms, self.wall_ms, self.hold_ms = fail, cand_ms, wall_ms, hold_ms
         self.timed: list[str] = []
-        monkeypatch.setattr(worker, "time_case_remote", self.time_case)
-        monkeypatch.setattr(worker, "remote_wall_gap", self.wall_gap)
-        monkeypatch.setattr(worker, "flush_buffer", lambda device: torch.empty(1))
+        monkeypatch.setattr(timed, "time_case_remote", self.time_case)
+        monkeypatch.setattr(timed, "remote_wall_gap", self.wall_gap)
+        monkeypatch.setattr(timed, "flush_buffer", lambda device: torch.empty(1))
 
     def time_case(self, remote: LocalRemote, entry: str, base: Any, inputs: Any, warmup: int,
                   rounds: int, flush: Any, method: str = "events",
@@ -117,10 +120,10 @@ class FakeGpu:
 
 
 def evaluate(candidate: types.ModuleType, baseline: types.ModuleType | None = None,
-             line: bytes | None = None, remote: LocalRemote | None = None) -> worker.CaseReport:
-    job = worker.parse_job(line or job_line())
-    ev = worker.Evaluator(job, remote or LocalRemote(candidate), REFERENCE, None,  # type: ignore[arg-type]
-                          baseline)
+             line: bytes | None = None, remote: LocalRemote | None = None) -> CaseReport:
+    job = parse_job(line or job_line())
+    ev = Evaluator(job, remote or LocalRemote(candidate), REFERENCE, None,  # type: ignore[arg-type]
+                   baseline)
     ev.device = "cpu"
     ev._sync = lambda: None  # type: ignore[method-assign]
     ev._context_lost = lambda e: False  # type: ignore[method-assign]

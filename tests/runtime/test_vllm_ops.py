@@ -18,7 +18,7 @@ import pytest
 import torch
 
 from runtime import vllm_ops
-from runtime.worker import _load_baseline, load_module
+from runtime.loading import load_baseline, load_module
 
 ROOT = Path(__file__).resolve().parents[2]
 VLLM_TASKS = sorted(p for p in (ROOT / "tasks" / "vllm").iterdir() if p.is_dir())
@@ -41,7 +41,7 @@ def test_baseline_without_vllm_falls_back_to_the_reference(task: Path) -> None:
         load_module(str(task / "baseline.py"), "baseline")
     assert "vllm" in str(info.value).lower(), str(info.value)
     job = SimpleNamespace(platform="cuda", rounds=25, task_dir=str(task))
-    module, note = _load_baseline(job)  # type: ignore[arg-type]
+    module, note = load_baseline(job)  # type: ignore[arg-type]
     assert module is None and note is not None
     assert note.startswith("baseline.py did not load (ImportError")
     assert note.endswith("the reference in the inputs' dtype instead")

@@ -3,6 +3,7 @@ joined as kgb joins them, a hand-written job line, the judge's replies."""
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -12,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from runtime.records import CaseReport, Channel
 from runtime.wire import PEER_FD
-from runtime.worker import CaseReport, Channel
 
 ROOT = Path(__file__).resolve().parents[2]
 ADD = ROOT / "tasks" / "aten" / "add"
@@ -162,7 +163,8 @@ def test_raising_candidate_gives_case_errors(tmp_path: Path) -> None:
         assert m["verdict"] == "error"
         assert m["message"] == "ValueError: kernel exploded"
         assert "raises.py" in m["trace"] and len(m["trace"].encode()) <= 2048
-        assert "runtime/worker.py" not in m["trace"]  # harness frames are left out
+        # harness frames (runtime/*.py: runner, inputs, ...) are left out
+        assert not re.search(r"\bruntime/\w+\.py", m["trace"]), m["trace"]
 
 
 def test_wrong_value_is_mismatch(tmp_path: Path) -> None:
@@ -321,15 +323,16 @@ def test_baseline_py_is_the_timing_baseline_only_where_it_loads(tmp_path: Path) 
     does not import leaves the reference as the baseline and says why; a missing entry too."""
     from types import SimpleNamespace
 
-    from runtime.worker import Evaluator, _load_baseline
+    from runtime.evaluator import Evaluator
+    from runtime.loading import load_baseline
     (tmp_path / "baseline.py").write_text("def op(x):\n    return x\n")
     timing = SimpleNamespace(platform="cuda", rounds=25, task_dir=str(tmp_path))
-    mod, note = _load_baseline(timing)
+    mod, note = load_baseline(timing)
     assert mod is not None and note is None and mod.op(3) == 3
     for job in (SimpleNamespace(platform="interpreter", rounds=25, task_dir=str(tmp_path)),
                 SimpleNamespace(platform="cuda", rounds=None, task_dir=str(tmp_path)),
                 SimpleNamespace(platform="cuda", rounds=25, task_dir=str(ADD))):
-        assert _load_baseline(job) == (None, None)
+        assert load_baseline(job) == (None, None)
 
     def ref(x: Any) -> Any:
         return x
@@ -339,7 +342,7 @@ def test_baseline_py_is_the_timing_baseline_only_where_it_loads(tmp_path: Path) 
     assert fn is ref and label == "reference (baseline.py defines no 'other')"
 
     (tmp_path / "baseline.py").write_text("import vllm_not_installed_here\n")
-    mod, note = _load_baseline(timing)
+    mod, note = load_baseline(timing)
     assert mod is None and note and "did not load" in note and "ModuleNotFoundError" in note
     ev = Evaluator(timing, None, None, None, mod, note)  # type: ignore[arg-type]
     fn, label = ev._baseline_fn(SimpleNamespace(name="op"), ref)
@@ -357,8 +360,8 @@ def test_out_of_memory_is_retried(times: str, verdict: str, retries: int, kind: 
     count = tmp_path / "count"
     env = dict(OOM_COUNT_FILE=str(count), OOM_TIMES=times, OOM_KIND=kind)
     # Two short waits instead of the real schedule; the worker otherwise runs unchanged.
-    code = ("import sys, runtime.worker as w; w._OOM_WAITS_S = (0.05, 0.05); "
-            "sys.exit(w.main())")
+    code = ("import sys, runtime.evaluator as e, runtime.worker as w; "
+            "e._OOM_WAITS_S = (0.05, 0.05); sys.exit(w.main())")
     case = dict(add_cases()[2], id=0)  # float32: torch.add is exact enough there
     allow = TEST_ALLOW + ["torch.OutOfMemoryError", "open", "read", "write"]
     line = json.dumps(job(CANDIDATES / "out_of_memory.py", [case], allow=allow)) + "\n"
@@ -381,8 +384,8 @@ def test_out_of_memory_retry_repeats_the_once_per_entry_checks(tmp_path: Path) -
     retried case, is wrong and must be caught)."""
     count = tmp_path / "count"
     env = dict(OOM_COUNT_FILE=str(count))
-    code = ("import sys, runtime.worker as w; w._OOM_WAITS_S = (0.05, 0.05); "
-            "sys.exit(w.main())")
+    code = ("import sys, runtime.evaluator as e, runtime.worker as w; "
+            "e._OOM_WAITS_S = (0.05, 0.05); sys.exit(w.main())")
     j = job(CANDIDATES / "oom_in_rerun.py", [dict(add_cases()[2], id=0)],
             entries=[dict(ADD_ENTRIES[0], ghost=False)],
             allow=TEST_ALLOW + ["torch.OutOfMemoryError", "open", "read", "write"])
