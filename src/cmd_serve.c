@@ -262,10 +262,11 @@ int cmd_serve(int argc, char **argv, struct kgb_ctx *kctx)
 		return r < 0 ? KGB_EXIT_OK : r;
 	}
 	if (!o.tokens_path && !loopback(o.listen_addr)) {
+		ret = kgb_usage_error("serve", "--listen %s without --tokens: anyone who reaches "
+				      "the port could submit code; give --tokens FILE",
+				      o.listen_addr);
 		free(addr);
-		return kgb_usage_error("serve", "--listen %s without --tokens: anyone who reaches "
-				       "the port could submit code; give --tokens FILE",
-				       o.listen_addr);
+		return ret;
 	}
 	if (!o.store_path)
 		o.store_path = getenv("KGB_STORE") && *getenv("KGB_STORE") ? getenv("KGB_STORE")
