@@ -19,9 +19,12 @@ PKGS := sqlite3 jansson libcrypto libseccomp libcurl
 # installs the -dev packages; flags computed at parse time were empty on a fresh machine, so
 # the first link failed (undefined EVP_DigestUpdate, sqlite3_*, json_*) and only a second
 # `make` worked. tests/cli/t0002-make-fresh.sh keeps it so.
-PKG_CHECK = $(if $(shell pkg-config --exists $(PKGS) 2>/dev/null && echo ok),,$(error \
-	pkg-config does not find all of: $(PKGS); run `make setup` (scripts/bootstrap.sh) first))
-PKG_CFLAGS = $(PKG_CHECK)$(shell pkg-config --cflags $(PKGS))
+PKG_CHECK = $(if $(shell pkg-config --exists $(PKGS) $(HDR_PKGS) 2>/dev/null && echo ok),,$(error \
+	pkg-config does not find all of: $(PKGS) $(HDR_PKGS); run `make setup` (scripts/bootstrap.sh) first))
+# kgb serve's libmicrohttpd: its header at build time only; the binary loads the library
+# with dlopen (src/mhd.h), so it still starts on machines without it.
+HDR_PKGS := libmicrohttpd
+PKG_CFLAGS = $(PKG_CHECK)$(shell pkg-config --cflags $(PKGS) $(HDR_PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS)) -lm
 # The commit of this project's own tree only: a checkout that sits inside another repository
 # (without a .git of its own) must not be stamped with that repository's commit.

@@ -35,7 +35,7 @@ done
 debian_packages=(
 	build-essential pkg-config
 	libsqlite3-dev libjansson-dev libssl-dev libcurl4-openssl-dev
-	libcmocka-dev libseccomp-dev
+	libcmocka-dev libseccomp-dev libmicrohttpd-dev
 	clang libclang-rt-dev
 	sqlite3 python3 python3-venv
 	munge slurmctld slurmd slurm-client

@@ -34,6 +34,7 @@ int cmd_platforms(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_compare(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_merge(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_status(int argc, char **argv, struct kgb_ctx *ctx);
+int cmd_serve(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_sandbox_exec(int argc, char **argv, struct kgb_ctx *ctx);
 
 /* Shared by the commands: print a usage error (one line + pointer to --help), return 2. */

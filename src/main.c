@@ -36,6 +36,7 @@ static const struct command {
 	{"merge", cmd_merge, "fold shard stores of a Slurm run (or any stores) into one"},
 	{"status", cmd_status, "progress of a Slurm run's shards (kgb eval --backend slurm)"},
 	{"export", cmd_export, "a stored run as CSV or JSON lines, one row per evaluation"},
+	{"serve", cmd_serve, "the verification service: an HTTP API that judges kernels"},
 	{"sandbox-exec", cmd_sandbox_exec, NULL},
 };
 

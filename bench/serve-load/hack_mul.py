@@ -1,0 +1,3 @@
+import torch
+def scale(x):
+    return torch.mul(x, 2)
