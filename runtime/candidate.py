@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 import traceback
 
-from runtime.guards import Finding, scan
+from runtime.guards import Finding
 from runtime.job import Job
-from runtime.records import TRACE_CAP_BYTES, Fatal, FatalReport, cap, describe
+from runtime.records import TRACE_CAP_BYTES, Fatal, FatalReport, describe
+from runtime.source import cap, judge_source
 
 _FINDINGS_CAP = 20  # L1 findings listed in a fatal line; the trace lists more, capped in bytes
 
@@ -33,33 +34,19 @@ def _hack(findings: list[Finding]) -> Fatal:
 
 
 def scan_candidate(job: Job) -> None:
-    """L1: read the candidate as UTF-8 and scan its syntax tree; raise Fatal unless it may load.
-
-    Nothing of the candidate runs here: a rejected candidate is never imported.
+    """L1: read the candidate and judge its source (runtime.source); raise Fatal unless it may
+    load. Nothing of the candidate runs here: a rejected candidate is never imported.
     """
-    name = os.path.basename(job.candidate)
     try:
         with open(job.candidate, "rb") as f:
             raw = f.read()
     except OSError as e:
         raise Fatal(FatalReport("load", "import_error", describe(e))) from None
-    try:
-        source = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise Fatal(FatalReport("load", "import_error", cap(
-            f"{name}: not UTF-8 text (invalid byte at offset {e.start}); candidates must be "
-            "UTF-8"))) from None
-    if "\0" in source:
-        # Python 3.11.2 (Debian 12's) raises ValueError for this where later ones raise
-        # SyntaxError: the same verdict either way.
-        line = raw.count(b"\n", 0, raw.index(b"\0")) + 1
-        raise Fatal(FatalReport("load", "syntax_error", cap(
-            f"{name}:{line}: source code cannot contain null bytes")))
-    try:
-        findings = scan(source, job.candidate, job.allow)
-    except SyntaxError as e:
-        raise syntax_error(e, job.candidate) from None
-    except Exception as e:  # the parser gave up (nesting, memory): fail closed
-        findings = [Finding(1, 0, "unscannable", describe(e))]
-    if findings:
-        raise _hack(findings)
+    found = judge_source(raw, job.candidate, job.allow)
+    if found is None:
+        return
+    if found.syntax is not None:
+        raise syntax_error(found.syntax, job.candidate)
+    if found.findings:
+        raise _hack(found.findings)
+    raise Fatal(FatalReport("load", found.verdict, found.detail))

@@ -21,7 +21,8 @@ from runtime.gpulock import GpuLock
 from runtime.inputs import BuiltArg, call, clone_args, upcast_args
 from runtime.job import CaseSpec, EntrySpec, Job
 from runtime.kinds import Sample, format_mismatch, meta_compare, random_check, view_mismatch
-from runtime.records import CaseReport, cap, describe, error_trace
+from runtime.records import CaseReport, describe, error_trace
+from runtime.source import cap
 from runtime.remote import Remote, RemoteError, RunnerLost
 from runtime.verdicts import Verdict
 

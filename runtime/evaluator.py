@@ -24,7 +24,8 @@ from runtime.gpulock import GpuLock
 from runtime.inputs import BuiltArg, build_args, call, clone_args
 from runtime.job import CaseSpec, Job
 from runtime.mutants import apply as apply_mutant
-from runtime.records import CaseReport, cap
+from runtime.records import CaseReport
+from runtime.source import cap
 from runtime.remote import Remote
 from runtime.replays import Replays
 from runtime.timed import TimedCases

@@ -13,7 +13,8 @@ from typing import Any, BinaryIO
 from runtime.inputs import ArgSpec, parse_arg
 from runtime.kinds import KINDS
 from runtime.mutants import MUTANTS
-from runtime.records import PROTOCOL, cap
+from runtime.records import PROTOCOL
+from runtime.source import cap
 from runtime.timing import METHODS as TIMING_METHODS
 
 _JOB_CAP_BYTES = 64 << 20  # a job line: 4096 cases of a few descriptors each stay far below

@@ -12,7 +12,8 @@ import sys
 from types import ModuleType
 
 from runtime.job import Job
-from runtime.records import cap, describe
+from runtime.records import describe
+from runtime.source import cap
 
 
 def load_module(path: str, role: str) -> ModuleType:

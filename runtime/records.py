@@ -14,10 +14,11 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from runtime.remote import RemoteError
+from runtime.source import cap
 from runtime.verdicts import Verdict, named
 
 PROTOCOL = 1  # the version of docs/protocol.md spoken here
-_MESSAGE_CAP_BYTES = 1024  # message and trace caps keep each line far below kgb's 1 MiB
+
 TRACE_CAP_BYTES = 2048
 _TRACE_FRAMES = 6  # the frames nearest the raise say where a kernel or launch failed
 _JSON_INF = 1e308  # JSON has no Infinity; stands for an unbounded tol_use or error
@@ -143,16 +144,6 @@ class Channel:
         data = (json.dumps(body, allow_nan=False) + "\n").encode()
         while data:
             data = data[os.write(self.fd, data):]
-
-
-def cap(text: str, limit: int = _MESSAGE_CAP_BYTES, tail: bool = False) -> str:
-    """At most `limit` UTF-8 bytes: the head, or with `tail` the end, marked by '...'."""
-    raw = text.encode("utf-8", "replace")
-    if len(raw) <= limit:
-        return text
-    if tail:
-        return "..." + raw[-(limit - 3):].decode("utf-8", "ignore")
-    return raw[:limit - 3].decode("utf-8", "ignore") + "..."
 
 
 def describe(e: BaseException) -> str:

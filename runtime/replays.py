@@ -20,7 +20,8 @@ from runtime.device import is_oom
 from runtime.ghost import POISONS
 from runtime.inputs import BuiltArg
 from runtime.job import CaseSpec, EntrySpec, Job, runs_l3
-from runtime.records import CaseReport, cap, describe
+from runtime.records import CaseReport, describe
+from runtime.source import cap
 from runtime.remote import Remote, ReplayLost, RunnerLost
 from runtime.trace import Kernel, kernel_sum_us, sum_judge
 from runtime.trace import judge as trace_judge

@@ -29,7 +29,8 @@ from runtime.ghost import replay as ghost_replay
 from runtime.inputs import BuiltArg, build_args, call, clone_args, parse_arg
 from runtime.integrity import Snapshot
 from runtime.loading import load_module
-from runtime.records import cap, describe, error_trace
+from runtime.records import describe, error_trace
+from runtime.source import cap
 from runtime.startup import preload, setup_platform
 from runtime.timing import (TimingError, _elapsed, _round, _sleep_rate, _Timed, flush_buffer,
                             perturb)

@@ -18,7 +18,8 @@ from runtime.checking import Checks
 from runtime.inputs import BuiltArg, call, clone_args
 from runtime.job import CaseSpec, EntrySpec
 from runtime.loading import BASELINE_FILE
-from runtime.records import CaseReport, cap
+from runtime.records import CaseReport
+from runtime.source import cap
 from runtime.remote import RunnerLost
 from runtime.timing import (GAP_CALLS, TimingError, bound_judge, flush_buffer, gap_judge,
                             perturb, remote_wall_gap, time_case_remote)

@@ -27,9 +27,10 @@ from runtime.gpulock import from_env as gpu_lock_from_env
 from runtime.job import Job, read_job, runs_l3
 from runtime.loading import load_baseline, load_module
 from runtime.records import (PROTOCOL, CaseReport, Channel, Done, Fatal, FatalReport, Hello,
-                             Loaded, cap, describe, error_trace, fatal_of)
+                             Loaded, describe, error_trace, fatal_of)
 from runtime.remote import Remote, ReplayLost, RunnerLost
 from runtime.replays import replay_remote
+from runtime.source import cap
 from runtime.startup import preload, setup_platform
 from runtime.wire import PEER_FD
 from runtime.wire import Channel as WireChannel

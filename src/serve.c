@@ -715,103 +715,153 @@ static bool has_heldout(const struct task *t)
 	return any;
 }
 
-void serve_submit(struct serve *s, const char *token, json_t *req, int *ret_status,
-		  json_t **ret_body)
+/* A submission's fields, checked (parse_submission); the strings belong to the request. */
+struct submission {
+	const struct task *task;
+	const char *code;
+	size_t code_len;
+	const char *client_request_id; /* or NULL */
+	json_t *seed;		       /* the request's, or NULL */
+	bool heldout, ranked;
+};
+
+/*
+ * Check a POST /v1/evaluations body into `sub`: 0, or -1 with the 4xx status and JSON error
+ * that say what was wrong.
+ */
+static int parse_submission(struct serve *s, json_t *req, struct submission *sub,
+			    int *ret_status, json_t **ret_body)
 {
 	static const char *const known[] = {"task", "code", "seed", "heldout", "ranked",
 					    "client_request_id", NULL};
-	struct strbuf err = STRBUF_INIT;
-	struct store_sub row = {0}, prev = {0};
-	json_t *jtask, *jcode, *jseed, *jheld, *jrank, *jcrid, *opts, *pre = NULL;
-	const struct task *t;
-	const char *key, *code, *crid = NULL;
-	char task_name[512], hash[HASH_HEX_LEN + 1], *opts_text = NULL;
-	json_t *v;
-	size_t code_len;
-	long long nq = 0;
-	struct hash h;
+	json_t *jtask, *jcode, *jheld, *jrank, *jcrid, *v;
+	const char *key;
 
-	*ret_body = NULL;
 	if (!json_is_object(req)) {
 		*ret_status = 400;
 		*ret_body = serve_error(400, "body: expected a JSON object");
-		return;
+		return -1;
 	}
+	*ret_status = 422;
 	json_object_foreach(req, key, v) {
 		bool ok = false;
 
 		for (const char *const *k = known; *k; k++)
 			ok |= !strcmp(*k, key);
 		if (!ok) {
-			*ret_status = 422;
 			*ret_body = serve_error(422, "unknown field '%s' (fields: task, code, seed, "
 						"heldout, ranked, client_request_id)", key);
-			return;
+			return -1;
 		}
 	}
 	jtask = json_object_get(req, "task");
 	jcode = json_object_get(req, "code");
-	jseed = json_object_get(req, "seed");
+	sub->seed = json_object_get(req, "seed");
 	jheld = json_object_get(req, "heldout");
 	jrank = json_object_get(req, "ranked");
 	jcrid = json_object_get(req, "client_request_id");
-	*ret_status = 422;
 	if (!json_is_string(jtask) || !*json_string_value(jtask)) {
 		*ret_body = serve_error(422, "'task': %s (a task name: \"add\" or \"aten/add\")",
 					jtask ? "expected a non-empty string" : "required");
-		return;
+		return -1;
 	}
 	if (!json_is_string(jcode)) {
 		*ret_body = serve_error(422, "'code': %s (the candidate's Python source)",
 					jcode ? "expected a string" : "required");
-		return;
+		return -1;
 	}
-	code = json_string_value(jcode);
-	code_len = json_string_length(jcode);
-	if (code_len > s->o.max_code_bytes) {
+	sub->code = json_string_value(jcode);
+	sub->code_len = json_string_length(jcode);
+	if (sub->code_len > s->o.max_code_bytes) {
 		*ret_status = 413;
 		*ret_body = serve_error(413, "'code': %zu bytes, this server takes at most %zu",
-					code_len, s->o.max_code_bytes);
-		return;
+					sub->code_len, s->o.max_code_bytes);
+		return -1;
 	}
-	if (jseed && (!json_is_integer(jseed) || json_integer_value(jseed) < 0)) {
+	if (sub->seed && (!json_is_integer(sub->seed) || json_integer_value(sub->seed) < 0)) {
 		*ret_body = serve_error(422, "'seed': expected a non-negative integer");
-		return;
+		return -1;
 	}
 	if ((jheld && !json_is_boolean(jheld)) || (jrank && !json_is_boolean(jrank))) {
 		*ret_body = serve_error(422, "'%s': expected true or false",
 					jheld && !json_is_boolean(jheld) ? "heldout" : "ranked");
-		return;
+		return -1;
 	}
-	if (json_is_true(jrank) && (jseed || jheld)) {
+	sub->heldout = json_is_true(jheld);
+	sub->ranked = json_is_true(jrank);
+	if (sub->ranked && (sub->seed || jheld)) {
 		*ret_body = serve_error(422, "'ranked': runs on the server's secret seed and "
 					"held-out cases; leave out 'seed' and 'heldout'");
-		return;
+		return -1;
 	}
 	if (jcrid) {
 		if (!json_is_string(jcrid) || !json_string_length(jcrid) ||
 		    json_string_length(jcrid) > SERVE_CRID_MAX) {
 			*ret_body = serve_error(422, "'client_request_id': expected a string of 1 "
 						"to %d bytes", SERVE_CRID_MAX);
-			return;
+			return -1;
 		}
-		crid = json_string_value(jcrid);
+		sub->client_request_id = json_string_value(jcrid);
 	}
-	if (!(t = request_task(s, json_string_value(jtask), ret_status, ret_body)))
-		return;
-	if ((json_is_true(jheld) || json_is_true(jrank)) && !has_heldout(t)) {
+	if (!(sub->task = request_task(s, json_string_value(jtask), ret_status, ret_body)))
+		return -1;
+	if ((sub->heldout || sub->ranked) && !has_heldout(sub->task)) {
 		*ret_status = 422;
 		*ret_body = serve_error(422, "task '%s/%s' has no held-out cases: 'heldout' and "
-					"'ranked' need them", t->source, t->op);
-		return;
+					"'ranked' need them", sub->task->source, sub->task->op);
+		return -1;
 	}
+	return 0;
+}
+
+/* The stored result of a candidate the precheck refused (`pre`: its verdict and detail). */
+static char *refused_result(struct serve *s, const struct task *t, const char *id, json_t *pre)
+{
+	json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:O, s:O, s:i, s:i, s:i, s:n, s:n, s:n, "
+				"s:s, s:n, s:n, s:b, s:i, s:n, s:f, s:s, s:o}",
+				"schema", "kgb.eval.v1", "task", t->op, "source", t->source,
+				"sample", id, "verdict", json_object_get(pre, "verdict"),
+				"detail", json_object_get(pre, "detail"), "cases_total", 0,
+				"cases_passed", 0, "timed_cases", 0, "speedup", "max_tol_use",
+				"first_failure", "platform", s->prof->runtime, "key",
+				"candidate", "reused", 0, "cases_skipped", 0, "sol_fraction",
+				"wall_ms", 0.0, "stage", "submission", "entries", json_object());
+	char *text;
+
+	if (json_object_get(pre, "findings"))
+		json_object_set(rec, "findings", json_object_get(pre, "findings"));
+	text = result_text(rec, NULL);
+	json_decref(rec);
+	return text;
+}
+
+void serve_submit(struct serve *s, const char *token, json_t *req, int *ret_status,
+		  json_t **ret_body)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct store_sub row = {0}, prev = {0};
+	struct submission sub = {0};
+	json_t *opts, *pre = NULL;
+	const struct task *t;
+	const char *code, *crid;
+	char task_name[512], hash[HASH_HEX_LEN + 1], *opts_text = NULL;
+	size_t code_len;
+	long long nq = 0;
+	struct hash h;
+
+	*ret_body = NULL;
+	if (parse_submission(s, req, &sub, ret_status, ret_body) < 0)
+		return;
+	t = sub.task;
+	code = sub.code;
+	code_len = sub.code_len;
+	crid = sub.client_request_id;
 	snprintf(task_name, sizeof(task_name), "%s/%s", t->source, t->op);
 	hash_init(&h);
 	hash_update(&h, code, code_len);
 	hash_hex(&h, hash);
-	opts = json_pack("{s:b, s:b, s:I}", "heldout", json_is_true(jheld), "ranked",
-			 json_is_true(jrank), "seed",
-			 jseed ? (json_int_t)json_integer_value(jseed) : (json_int_t)0);
+	opts = json_pack("{s:b, s:b, s:I}", "heldout", sub.heldout, "ranked", sub.ranked, "seed",
+			 sub.seed ? (json_int_t)json_integer_value(sub.seed) : (json_int_t)0);
 	opts_text = json_dumps(opts, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(opts);
 
@@ -875,22 +925,9 @@ void serve_submit(struct serve *s, const char *token, json_t *req, int *ret_stat
 		 * Rejected before it was queued, as the judge would at its load stage: the same
 		 * verdict and detail, done at once.
 		 */
-		json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:O, s:O, s:i, s:i, s:i, s:n, s:n, s:n, "
-					"s:s, s:n, s:n, s:b, s:i, s:n, s:f, s:s, s:o}",
-					"schema", "kgb.eval.v1", "task", t->op, "source", t->source,
-					"sample", row.id, "verdict", json_object_get(pre, "verdict"),
-					"detail", json_object_get(pre, "detail"), "cases_total", 0,
-					"cases_passed", 0, "timed_cases", 0, "speedup", "max_tol_use",
-					"first_failure", "platform", s->prof->runtime, "key",
-					"candidate", "reused", 0, "cases_skipped", 0, "sol_fraction",
-					"wall_ms", 0.0, "stage", "submission", "entries", json_object());
-
-		if (json_object_get(pre, "findings"))
-			json_object_set(rec, "findings", json_object_get(pre, "findings"));
 		row.state = xstrdup("done");
-		row.result = result_text(rec, NULL);
+		row.result = refused_result(s, t, row.id, pre);
 		row.finished_at = now_s();
-		json_decref(rec);
 	} else {
 		row.state = xstrdup("queued");
 	}
