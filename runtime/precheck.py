@@ -7,6 +7,9 @@ JSON object: {"verdict": null} when the candidate may be queued, or the judge's 
 (hack, syntax_error or import_error) with the same detail and, for hack, the findings. Nothing
 of the candidate is imported or run, and neither torch nor triton is imported, so it answers
 in tens of milliseconds; kgb runs it in a process of its own, never in the server.
+
+`python -m runtime.precheck --serve` is that process resident (src/precheck.c): one request per
+line on stdin, {"file": PATH, "allow": [...]}, one answer per line on stdout, until EOF.
 """
 
 from __future__ import annotations
@@ -34,7 +37,31 @@ def check(raw: bytes, path: str, allow: frozenset[str]) -> dict[str, Any]:
     return res
 
 
+def _answer(line: bytes) -> dict[str, Any]:
+    req = json.loads(line)
+    path, allow = req.get("file"), req.get("allow", [])
+    if not (isinstance(path, str) and isinstance(allow, list)
+            and all(isinstance(a, str) for a in allow)):
+        raise ValueError("expected {\"file\": PATH, \"allow\": [NAME...]}")
+    with open(path, "rb") as f:
+        raw = f.read()
+    return check(raw, path, frozenset(allow))
+
+
+def serve() -> int:
+    for line in sys.stdin.buffer:
+        try:
+            res = _answer(line)
+        except (OSError, ValueError) as e:  # kgb's request, not the candidate: kgb says so
+            res = {"error": f"{type(e).__name__}: {e}"}
+        sys.stdout.write(json.dumps(res) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv[1:] == ["--serve"]:
+        return serve()
     if len(argv) not in (2, 3):
         print("usage: python -m runtime.precheck FILE [ALLOW_JSON]", file=sys.stderr)
         return 2

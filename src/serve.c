@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,7 +20,7 @@
 #include "catalog.h"
 #include "eval.h"
 #include "platform.h"
-#include "proc.h"
+#include "precheck.h"
 #include "prompt.h"
 #include "report.h"
 #include "store.h"
@@ -209,6 +208,7 @@ int serve_init(struct serve *s, const struct serve_opts *o, struct kgb_ctx *kctx
 	s->completed = json_object();
 	s->refused = json_object();
 	s->python = o->python ? xstrdup(o->python) : platform_python(kctx->root);
+	s->pre = precheck_new(s->python, kctx->root);
 	if (o->tokens_path && serve_load_tokens(s, o->tokens_path, &err) < 0) {
 		fprintf(stderr, "kgb serve: %s\n", err.buf);
 		ret = KGB_EXIT_USAGE;
@@ -279,6 +279,7 @@ out:
 
 void serve_release(struct serve *s)
 {
+	precheck_free(s->pre);
 	store_queue_free(s->q);
 	catalog_free(s->cat);
 	profile_set_release(&s->profiles);
@@ -615,14 +616,8 @@ static json_t *sub_json(struct serve *s, const struct store_sub *row)
 static int precheck(struct serve *s, const struct task *t, const char *id, const char *code,
 		    json_t **ret, struct strbuf *err)
 {
-	struct strbuf file = STRBUF_INIT, pp = STRBUF_INIT;
-	char *allow = t->allow ? json_dumps(t->allow, JSON_COMPACT) : xstrdup("[]");
-	char *argv[] = {s->python, "-m", "runtime.precheck", NULL, allow, NULL};
-	struct proc_opts po = {.timeout_s = 30, .out_max = 1 << 18, .err_max = 4096};
-	struct sandbox_opts so = {.argv = argv, .cwd = s->kctx.root};
-	struct proc p;
-	char **env;
-	size_t n = 0, k = 0;
+	struct strbuf file = STRBUF_INIT;
+	json_t *none = json_array();
 	FILE *f;
 	int r;
 
@@ -635,35 +630,13 @@ static int precheck(struct serve *s, const struct task *t, const char *id, const
 	if (!f || fputs(code, f) < 0 || fclose(f) != 0) {
 		strbuf_addf(err, "cannot write '%s': %s", file.buf, strerror(errno));
 		r = -EIO;
-		goto out_nofile;
+	} else {
+		r = precheck_ask(s->pre, file.buf, t->allow ? t->allow : none,
+				 SERVE_PRECHECK_TIMEOUT_S, ret, err) < 0 ? -EIO : 0;
+		unlink(file.buf);
 	}
-	argv[3] = file.buf;
-	while (environ[n])
-		n++;
-	env = xcalloc(n + 2, sizeof(*env));
-	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "PYTHONPATH=", 11))
-			env[k++] = environ[i];
-	strbuf_addf(&pp, "PYTHONPATH=%s", s->kctx.root);
-	env[k++] = pp.buf;
-	so.envp = env;
-	r = proc_run(&so, &po, &p, err);
-	free(env);
-	if (r == 0 && (p.timed_out || !WIFEXITED(p.child.status) ||
-		       WEXITSTATUS(p.child.status) != 0 ||
-		       !(*ret = json_loads(p.out.buf, 0, NULL)))) {
-		strbuf_trim_trailing(&p.errout);
-		strbuf_addf(err, "the precheck (python -m runtime.precheck) failed%s%s",
-			    p.errout.len ? ": " : "", p.errout.buf);
-		r = -EIO;
-	}
-	if (r == 0 || r == -EIO)
-		proc_release(&p);
-	unlink(file.buf);
-out_nofile:
-	free(allow);
+	json_decref(none);
 	strbuf_release(&file);
-	strbuf_release(&pp);
 	return r;
 }
 

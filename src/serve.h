@@ -31,8 +31,10 @@
 
 #define SERVE_BATCH_MAX_ITEMS 64 /* candidates of one POST /v1/evaluations:batch */
 #define SERVE_CRID_MAX 128	 /* bytes of a client_request_id */
+#define SERVE_PRECHECK_TIMEOUT_S 30.0 /* for the static precheck of one submission */
 
 struct catalog;
+struct precheck;
 struct store_queue;
 
 struct serve_opts {
@@ -70,6 +72,7 @@ struct serve {
 	struct profile_set profiles;
 	const struct profile *prof; /* served platform */
 	char *python;
+	struct precheck *pre; /* the resident static precheck (precheck.h) */
 	char *spool;
 	struct store_queue *q;
 	char (*tokens)[HASH_HEX_LEN + 1]; /* digests */

@@ -89,6 +89,19 @@ test_expect_success 'L1 at submission: hack, reward -1, no queue slot' '
 	body_get "b[\"result\"][\"detail\"]" | grep -q "line 3: torch-api: torch.mul" &&
 	test "$(sqlite3 "$TMP/serve.db" "select count(*) from submissions where state!=\"done\"")" = 0
 '
+test_expect_success 'the precheck is one resident process; killed, the next one refuses too' '
+	pre=$(pgrep -f "runtime.precheck --serve" | head -1) && test -n "$pre" &&
+	printf "import torch\ndef scale(x):\n    return torch.add(x, x)\n" >"$TMP/hack2.py" &&
+	submission "$TMP/hack2.json" scale "$TMP/hack2.py" &&
+	http POST /v1/evaluations "$TMP/hack2.json" "$T1" && test "$(cat $TMP/status)" = 200 &&
+	test "$(pgrep -f "runtime.precheck --serve" | head -1)" = "$pre" &&
+	kill -9 "$pre" &&
+	printf "import torch\ndef scale(x):\n    return torch.sub(x, x)\n" >"$TMP/hack3.py" &&
+	submission "$TMP/hack3.json" scale "$TMP/hack3.py" &&
+	http POST /v1/evaluations "$TMP/hack3.json" "$T1" && test "$(cat $TMP/status)" = 200 &&
+	body_get "b[\"result\"][\"detail\"]" | grep -q "torch-api: torch.sub" &&
+	test "$(pgrep -f "runtime.precheck --serve" | head -1)" != "$pre"
+'
 test_expect_success 'submit, long poll: pass with reward 1 in the kgb eval --json schema' '
 	submission "$TMP/g1.json" scale "$TMP/good1.py" &&
 	http POST /v1/evaluations "$TMP/g1.json" "$T1" && test "$(cat $TMP/status)" = 202 &&
@@ -140,7 +153,7 @@ test_expect_success 'kill -9 mid-queue, restart: nothing lost, nothing doubled' 
 	done &&
 	http GET "/v1/evaluations/$wid" "" "$T1" &&
 	test "$(body_get "b[\"result\"][\"verdict\"], b[\"reward\"]")" = "('"'mismatch'"', 0.0)" &&
-	test "$(sqlite3 "$TMP/serve.db" "select count(*) from submissions")" = 7 &&
+	test "$(sqlite3 "$TMP/serve.db" "select count(*) from submissions")" = 9 &&
 	test "$(sqlite3 "$TMP/serve.db" "select count(*), count(distinct candidate_hash) from evaluations")" = "6|6"
 '
 test_expect_success 'client_request_id: a retry gets the same submission, a reuse 409' '
