@@ -28,9 +28,10 @@ _FINDINGS_CAP = 20  # as the judge's fatal line (runtime.candidate)
 def check(raw: bytes, path: str, allow: frozenset[str]) -> dict[str, Any]:
     """The verdict of the judge's load stage for candidate bytes `raw` (named `path`)."""
     found = judge_source(raw, path, allow)
+    res: dict[str, Any] = {"verdict": found.verdict if found else None}  # None: may load
     if found is None:
-        return {"verdict": None}
-    res: dict[str, Any] = {"verdict": found.verdict, "detail": found.detail}
+        return res
+    res["detail"] = found.detail
     if found.findings:
         res.update(layer="L1", findings=[{"line": f.line, "rule": f.rule, "message": f.message}
                                          for f in found.findings[:_FINDINGS_CAP]])
