@@ -96,15 +96,15 @@ class Remote:
             raise self.lost("the runner did not start with hello")
 
     def load(self, candidate: str, platform: str, entries: list[str],
-             traces: bool, waiting: bool = False) -> dict[str, Any] | None:
+             traces: bool) -> dict[str, Any] | None:
         """None once the candidate loaded; else the runner's fatal record (a failing verdict
-        of its own: syntax_error, import_error, missing_entry, hack, env_error). `waiting`: a
-        runner that starts only at its first request (runtime.replay_runner), whose hello
-        comes after it."""
+        of its own: syntax_error, import_error, missing_entry, hack, env_error). The runner's
+        hello is read after the load is sent: a runner that starts only at its first request
+        (runtime.replay_runner) sends it then, one that started at once has sent it already,
+        so both kinds are read the same way."""
         self._send({"op": "load", "candidate": candidate, "platform": platform,
                     "entries": entries, "traces": traces})
-        if waiting:
-            self.hello()
+        self.hello()
         h, _ = self._recv()
         if h.get("op") == "loaded":
             ms = h.get("import_ms")

@@ -122,7 +122,7 @@ class Replays(Checks):
             return self.replay, None
         job = self.job
         fatal = self.replay.load(job.candidate, job.platform, [e.name for e in job.entries],
-                                 False, waiting=True)
+                                 False)
         if fatal is None:
             self.replay_loaded = True
             return self.replay, None

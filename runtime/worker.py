@@ -87,8 +87,11 @@ def main() -> int:
     try:
         remote = Remote(WireChannel.from_fd(PEER_FD, device))
         # A validity job judges the task's reference alone: the candidate is never loaded.
+        # The load goes first and the runner's hello is read after it: a runner that waits
+        # for its first request before it imports anything (runtime.replay_runner, which kgb
+        # starts as the runner on a CPU platform) says hello only then; one that starts at
+        # once has its hello queued already.
         if job.mode != "validity":
-            remote.hello()
             fatal = remote.load(job.candidate, job.platform, [e.name for e in job.entries],
                                 runs_l3(job))
     except (OSError, RunnerLost) as e:

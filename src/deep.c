@@ -164,11 +164,12 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	struct case_list *cases = xcalloc(nr + 1, sizeof(*cases));
 	struct strbuf scratch = STRBUF_INIT;
 	char **env, *wargv[] = {(char *)o->python, "-m", "runtime.worker", NULL},
-		    *rargv[] = {(char *)o->python, "-m", "runtime.runner", NULL};
+		    *rargv[] = {(char *)o->python, "-m", NULL, NULL};
 	const char *tmp = getenv("TMPDIR"), *platform = o->profile->runtime;
 	struct sched_opts so = {0};
 	int r = 0;
 
+	rargv[2] = (char *)platform_runner_module(platform);
 	while (catalog_mutants[nm])
 		nm++;
 	per_task = nm + 2;

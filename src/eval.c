@@ -1106,7 +1106,8 @@ static int setup_workers(struct engine *g)
 {
 	struct eval_opts *o = g->o;
 	struct sched_opts *so = &g->so;
-	char *args[] = {"runtime.worker", "runtime.runner", "runtime.replay_runner"};
+	char *args[] = {"runtime.worker", (char *)platform_runner_module(g->platform),
+			"runtime.replay_runner"};
 	char **argvs[] = {g->wargv, g->rargv, g->replay_argv};
 	int ret;
 

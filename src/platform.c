@@ -249,6 +249,11 @@ static const char *const cuda_dev_nodes[] = {
 	"nvidia-caps", NULL,
 };
 
+const char *platform_runner_module(const char *platform)
+{
+	return platform && !strcmp(platform, "cuda") ? "runtime.runner" : "runtime.replay_runner";
+}
+
 const char *const *platform_dev_nodes(const char *platform)
 {
 	static const char *const none[] = {NULL};

@@ -58,6 +58,15 @@ char **platform_worker_env(const char *root, const char *platform, unsigned slot
  * the NVIDIA driver's nodes; none elsewhere. KGB_SANDBOX_DEV adds to it (cmd_sandbox.c).
  */
 const char *const *platform_dev_nodes(const char *platform);
+/*
+ * The Python module a job's runner runs on `platform` (static): on cuda runtime.runner, which
+ * imports torch and starts CUDA at once, beside its judge; elsewhere runtime.replay_runner,
+ * which waits for its judge's first request before it imports anything, so that a candidate
+ * the judge refuses (L1) or never loads (a validity job) costs a Python start, not a second
+ * torch import (on the CPU machine about 1.3 s of CPU per job, and its cores are what the
+ * test suite waits for; on a GPU the runner's CUDA start stays off the critical path).
+ */
+const char *platform_runner_module(const char *platform);
 /* Whether results on this platform carry timings (the interpreter's never do). */
 bool platform_times(const char *name);
 
