@@ -212,6 +212,17 @@ out:
 	return r;
 }
 
+/* sql prepared into *ret_st with its n parameters bound as text; under q->lock. */
+static int prepare_bound(struct store_queue *q, const char *sql, const char *const *args,
+			 size_t n, sqlite3_stmt **ret_st, struct strbuf *err)
+{
+	if (sqlite3_prepare_v2(q->db, sql, -1, ret_st, NULL) != SQLITE_OK)
+		return db_err(q, err, "preparing a queue query");
+	for (size_t i = 0; i < n; i++)
+		sqlite3_bind_text(*ret_st, (int)i + 1, args[i], -1, SQLITE_TRANSIENT);
+	return 0;
+}
+
 /* The first row of sql (parameters bound as text) into *ret: 0 or -ENOENT. */
 static int get_one(struct store_queue *q, const char *sql, const char *const *args, size_t n,
 		   struct store_sub *ret, struct strbuf *err)
@@ -220,12 +231,8 @@ static int get_one(struct store_queue *q, const char *sql, const char *const *ar
 	int rc, r;
 
 	pthread_mutex_lock(&q->lock);
-	if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		r = db_err(q, err, "preparing a queue query");
+	if ((r = prepare_bound(q, sql, args, n, &st, err)) < 0)
 		goto out;
-	}
-	for (size_t i = 0; i < n; i++)
-		sqlite3_bind_text(st, (int)i + 1, args[i], -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		read_row(st, ret);
@@ -282,12 +289,8 @@ static int count(struct store_queue *q, const char *sql, const char *const *args
 	int r = 0;
 
 	pthread_mutex_lock(&q->lock);
-	if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		r = db_err(q, err, "preparing a count");
+	if ((r = prepare_bound(q, sql, args, n, &st, err)) < 0)
 		goto out;
-	}
-	for (size_t i = 0; i < n; i++)
-		sqlite3_bind_text(st, (int)i + 1, args[i], -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		*ret_n = sqlite3_column_int64(st, 0);
 	else
