@@ -397,3 +397,28 @@ def test_out_of_memory_retry_repeats_the_once_per_entry_checks(tmp_path: Path) -
     assert "determinism re-run" in case["message"] and int(count.read_text()) == 4
 
 
+
+
+def test_runner_out_of_memory_building_inputs_is_retried(tmp_path: Path) -> None:
+    """A runner that runs out of device memory while it builds a case's inputs from their
+    recipe (other jobs hold the GPU) replies with the error, and the judge retries the case,
+    where the runner used to exit with it (seen on an H100, 2026-12-06: 'worker exited')."""
+    runner_code = (
+        "import sys, torch, runtime.runner as r\n"
+        "real, n = r.build_args, [0]\n"
+        "def once(*a, **k):\n"
+        "    n[0] += 1\n"
+        "    if n[0] == 1:\n"
+        "        raise torch.OutOfMemoryError('CUDA out of memory (built by the test)')\n"
+        "    return real(*a, **k)\n"
+        "r.build_args = once\n"
+        "sys.exit(r.main())\n")
+    judge_code = ("import sys, runtime.evaluator as e, runtime.worker as w; "
+                  "e._OOM_WAITS_S = (0.05, 0.05); sys.exit(w.main())")
+    case = dict(add_cases()[2], id=0)
+    line = json.dumps(job(ADD / "solution.py", [case])) + "\n"
+    rc, msgs, err = run(line, tmp_path, runner_cmd=[sys.executable, "-c", runner_code],
+                        judge_code=judge_code)
+    assert rc == 0, err
+    check_sequence(msgs, 1)
+    assert msgs[2]["verdict"] == "pass" and msgs[2]["oom_retries"] == 1, msgs[2]
