@@ -16,7 +16,8 @@
 #       carry=["out/pin-old.tar", "out/pin-new.tar"])
 #
 # Writes $OUT/<n>-NAME/ for the n-th run: progress.txt (kgb -v), phases.txt (bench/phases.py of
-# this tree on the run's store), wall.txt, the store gpu.db; env.txt once. KGB_PINS_BUDGET
+# this tree on the run's store), wall.txt, vmstat.txt (the machine's CPU use every 2 s), the
+# store gpu.db; env.txt once. KGB_PINS_BUDGET
 # (default 560) s bounds the whole call: a run that would start with under 30 s left is skipped.
 set -uo pipefail
 out=${OUT:-out}
@@ -59,8 +60,11 @@ for spec in "$@"; do
 		cp "$out/$((n - 1))-$name/gpu.db" "$r/gpu.db"
 	fi
 	t0=$SECONDS
+	vmstat -n 2 >"$r/vmstat.txt" 2>&1 &
+	vm=$!
 	(cd "$p" && env "${envs[@]}" timeout "$left" build/kgb "${args[@]}") >"$r/progress.txt" 2>&1
 	rc=$?
+	kill "$vm" 2>/dev/null
 	echo "$spec: rc $rc, $((SECONDS - t0)) s ($(cd "$p" && build/kgb --version))" | tee "$r/wall.txt"
 	python3 bench/phases.py "$r/gpu.db" >"$r/phases.txt" 2>&1
 	if [ -d "$r/samples" ]; then

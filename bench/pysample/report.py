@@ -25,6 +25,7 @@ def main(argv: list[str]) -> int:
     excl: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
     total: collections.Counter[str] = collections.Counter()
     procs: collections.Counter[str] = collections.Counter()
+    cpu_s: collections.Counter[str] = collections.Counter()
     for name in sorted(os.listdir(argv[1])):
         if not name.endswith(".folded"):
             continue
@@ -32,6 +33,10 @@ def main(argv: list[str]) -> int:
         procs[role] += 1
         with open(os.path.join(argv[1], name)) as fh:
             for line in fh:
+                if line.startswith("#cpu "):
+                    user, system, tck = (int(x) for x in line.split()[1:])
+                    cpu_s[role] += (user + system) / tck
+                    continue
                 stack, _, n = line.rstrip("\n").rpartition(" ")
                 frames = stack.split(";")
                 total[role] += int(n)
@@ -39,7 +44,8 @@ def main(argv: list[str]) -> int:
                 for f in set(frames):
                     incl[role][f] += int(n)
     for role in sorted(total):
-        print(f"== {role}: {procs[role]} processes, {total[role] * period_s:.1f} s sampled")
+        print(f"== {role}: {procs[role]} processes, {total[role] * period_s:.1f} s sampled, "
+              f"{cpu_s[role]:.1f} s of CPU")
         for title, counts in (("inclusive", incl[role]), ("exclusive", excl[role])):
             print(f"-- {title}")
             for f, n in counts.most_common(top):

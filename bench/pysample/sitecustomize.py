@@ -47,6 +47,11 @@ def _sampler(out_dir: str, period_s: float) -> None:
                 path = os.path.join(out_dir, f"{role}-{os.getpid()}.folded")
             tmp = path + ".tmp"
             with open(tmp, "w") as fh:
+                # The process's own CPU time so far (user, system), in clock ticks: a worker
+                # that waits is told apart from one that computes.
+                with open("/proc/self/stat") as st:
+                    fields = st.read().rpartition(")")[2].split()
+                fh.write(f"#cpu {fields[11]} {fields[12]} {os.sysconf('SC_CLK_TCK')}\n")
                 for stack, n in counts.items():
                     fh.write(f"{stack} {n}\n")
             os.replace(tmp, path)
