@@ -238,6 +238,7 @@ int cmd_lint(int argc, char **argv, struct kgb_ctx *ctx)
 		char *python = platform_python(ctx->root);
 
 		dopts.root = ctx->root;
+		dopts.tasks_dir = ctx->tasks_dir;
 		dopts.python = python;
 		if (!dopts.slots)
 			dopts.slots = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);

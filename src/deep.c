@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cases.h"
+#include "kgb.h"
 #include "platform.h"
 #include "proto.h"
 #include "sched.h"
@@ -162,14 +163,15 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	struct deep_job *djobs;
 	struct sched_job *jobs;
 	struct case_list *cases = xcalloc(nr + 1, sizeof(*cases));
+	char **sols = xcalloc(nr + 1, sizeof(*sols)); /* owned: each task's solution.py */
 	struct strbuf scratch = STRBUF_INIT;
-	char **env, *wargv[] = {(char *)o->python, "-m", "runtime.worker", NULL},
-		    *rargv[] = {(char *)o->python, "-m", NULL, NULL};
+	char **env;
+	struct platform_worker_argv argv;
+	struct kgb_sandbox_view view;
 	const char *tmp = getenv("TMPDIR"), *platform = o->profile->runtime;
 	struct sched_opts so = {0};
 	int r = 0;
 
-	rargv[2] = (char *)platform_runner_module(platform);
 	while (catalog_mutants[nm])
 		nm++;
 	per_task = nm + 2;
@@ -177,7 +179,7 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	jobs = xcalloc(nr * per_task + 1, sizeof(*jobs));
 	for (size_t i = 0; i < nr; i++) {
 		const struct task *t = tasks[i];
-		char *sol = task_path(t, "solution.py");
+		char *sol = sols[i] = task_path(t, "solution.py");
 
 		memset(&results[i], 0, sizeof(results[i]));
 		results[i].task = t;
@@ -192,7 +194,6 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 		}
 		r = cases_generate(t, 0, 0, &cases[i], err);
 		if (r < 0) {
-			free(sol);
 			goto out;
 		}
 		/* The cases eval would run on this platform, with its tolerances. */
@@ -203,7 +204,6 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 			snprintf(results[i].base_verdict, sizeof(results[i].base_verdict), "%s",
 				 verdict_name(VERDICT_SKIPPED));
 			strbuf_addstr(&results[i].base_detail, scratch.buf);
-			free(sol);
 			continue;
 		}
 		for (int k = -2; k < (int)nm; k++) {
@@ -221,12 +221,13 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 			jobs[njobs].task = t;
 			jobs[njobs].nr_cases = cases[i].nr;
 			jobs[njobs].job_line = dj->line;
+			jobs[njobs].candidate = sols[i];
+			jobs[njobs].replay = proto_task_ghost(t);
 			/* The jobs of a task run one solution: they share its Triton cache. */
 			jobs[njobs].cache_key = t->version;
 			jobs[njobs].data = dj;
 			njobs++;
 		}
-		free(sol);
 	}
 	tmp = tmp && *tmp ? tmp : "/tmp";
 	/* Scratch roots of kgb processes killed with -9 go first. */
@@ -236,8 +237,14 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	env = platform_worker_env(o->root, platform, o->slots, NULL);
 	so.slots = o->slots;
 	so.timeout_s = o->timeout_s;
-	so.argv = wargv;
-	so.runner_argv = rargv;
+	/* The workers eval starts, in the same view: the catalog hidden from the runner. */
+	platform_worker_argv(&argv, o->python, platform);
+	so.argv = argv.judge;
+	so.runner_argv = argv.runner;
+	so.replay_argv = argv.replay;
+	kgb_sandbox_view_init(&view, o->root, o->python, platform, "lint");
+	kgb_sandbox_view_hide_from_runner(&view, o->tasks_dir);
+	kgb_sandbox_view_apply(&view, &so);
 	so.env = env;
 	so.scratch_root = scratch.buf;
 	/*
@@ -248,6 +255,7 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	sched_default_limits(&so.limits, platform, o->timeout_s, o->slots);
 	r = sched_run(&so, jobs, njobs, on_done, NULL, err);
 	sandbox_free(so.box);
+	kgb_sandbox_view_release(&view);
 	rm_rf(scratch.buf);
 	strv_free(env);
 out:
@@ -256,6 +264,7 @@ out:
 	for (size_t i = 0; i < nr; i++)
 		case_list_release(&cases[i]);
 	free(cases);
+	strv_free(sols);
 	free(djobs);
 	free(jobs);
 	strbuf_release(&scratch);

@@ -53,6 +53,7 @@ enum deep_outcome {
 
 struct deep_opts {
 	const char *root;
+	const char *tasks_dir; /* the catalog: hidden from the candidate's runner */
 	const char *python;
 	const struct profile *profile; /* the platform: its runtime, what it drops, tolerances */
 	unsigned slots;

@@ -926,8 +926,7 @@ struct engine {
 	struct store *history; /* --history, read-only */
 	struct strbuf err, scratch;
 	char *python, *harness, *heldout_harness, *probe_text, *pycache;
-	/* -P: the worker's working directory is not put on sys.path. */
-	char *wargv[5], *rargv[5], *replay_argv[5];
+	struct platform_worker_argv argv;
 	struct sched_opts so;
 	struct kgb_sandbox_view view;
 	struct sandbox *box;
@@ -1106,17 +1105,9 @@ static int setup_workers(struct engine *g)
 {
 	struct eval_opts *o = g->o;
 	struct sched_opts *so = &g->so;
-	char *args[] = {"runtime.worker", (char *)platform_runner_module(g->platform),
-			"runtime.replay_runner"};
-	char **argvs[] = {g->wargv, g->rargv, g->replay_argv};
 	int ret;
 
-	for (size_t i = 0; i < ARRAY_SIZE(argvs); i++) {
-		argvs[i][0] = g->python;
-		argvs[i][1] = "-P";
-		argvs[i][2] = "-m";
-		argvs[i][3] = args[i];
-	}
+	platform_worker_argv(&g->argv, g->python, g->platform);
 	if ((ret = make_scratch(g)) != KGB_EXIT_OK)
 		return ret;
 	g->box = sandbox_new(o->sandbox);
@@ -1134,9 +1125,9 @@ static int setup_workers(struct engine *g)
 	so->slots = g->slots;
 	so->standby = o->standby < 0 ? 0 : (unsigned)o->standby;
 	so->timeout_s = o->timeout_s;
-	so->argv = g->wargv;
-	so->runner_argv = g->rargv;
-	so->replay_argv = g->replay_argv;
+	so->argv = g->argv.judge;
+	so->runner_argv = g->argv.runner;
+	so->replay_argv = g->argv.replay;
 	so->env = g->env;
 	so->scratch_root = g->scratch.buf;
 	so->cache_root = o->cache_root;

@@ -254,6 +254,22 @@ const char *platform_runner_module(const char *platform)
 	return platform && !strcmp(platform, "cuda") ? "runtime.runner" : "runtime.replay_runner";
 }
 
+void platform_worker_argv(struct platform_worker_argv *a, const char *python,
+			  const char *platform)
+{
+	const char *modules[] = {"runtime.worker", platform_runner_module(platform),
+				 "runtime.replay_runner"};
+	char **argvs[] = {a->judge, a->runner, a->replay};
+
+	for (size_t i = 0; i < 3; i++) {
+		argvs[i][0] = (char *)python;
+		argvs[i][1] = "-P";
+		argvs[i][2] = "-m";
+		argvs[i][3] = (char *)modules[i];
+		argvs[i][4] = NULL;
+	}
+}
+
 const char *const *platform_dev_nodes(const char *platform)
 {
 	static const char *const none[] = {NULL};

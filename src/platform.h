@@ -67,6 +67,16 @@ const char *const *platform_dev_nodes(const char *platform);
  * test suite waits for; on a GPU the runner's CUDA start stays off the critical path).
  */
 const char *platform_runner_module(const char *platform);
+/*
+ * The three processes of a job on `platform` (sched.h): judge, runner and replay runner, each
+ * `python -P -m <module>` (-P: the working directory, a candidate's scratch, is not on the
+ * import path). The argv arrays are filled with borrowed strings and NULL-terminated.
+ */
+struct platform_worker_argv {
+	char *judge[5], *runner[5], *replay[5];
+};
+void platform_worker_argv(struct platform_worker_argv *a, const char *python,
+			  const char *platform);
 /* Whether results on this platform carry timings (the interpreter's never do). */
 bool platform_times(const char *name);
 

@@ -67,4 +67,16 @@ test_expect_success 'an entry exemption silences a check for that entry' '
 	test "$(json_eval "$TMP/d2" "($rec[\"validity\"][\"degenerate\"], $rec[\"validity\"][\"skipped\"])")" = "(0, 6)" &&
 	! grep -q "finding" "$TMP/d2"
 '
+# lint --deep runs shipped solutions in eval's workers: the runner sees neither the catalog nor
+# the task's reference (the task below lets its solution use os; it answers wrong, and says so
+# on stderr, when it can see its reference.py).
+test_expect_success 'a shipped solution run by lint --deep cannot see its task directory' '
+	d=$TMP/peek/aten/scale && mkdir -p "$d" && cp "$FIXTURES"/tasks/aten/scale/* "$d"/ &&
+	sed -i "s/\"schema\": 1,/\"schema\": 1, \"allow\": [\"os\", \"path\", \"exists\", \"print\"],/" "$d/task.json" &&
+	sed -i "s/^import torch$/import os\nimport torch/; s/x \* 2, mask/x * FACTOR, mask/" "$d/solution.py" &&
+	sed -i "s/^def scale(self: torch.Tensor) -> torch.Tensor:$/&\n    seen = os.path.exists(\"$(echo "$d" | sed "s/[\/&]/\\\\&/g")\/reference.py\")\n    print(\"peek: reference.py\", \"visible\" if seen else \"hidden\")/" "$d/solution.py" &&
+	sed -i "s/^        _scale\[(triton.cdiv(x.numel(), 256),)\](x, y, x.numel(), BLOCK=256)$/        _scale[(triton.cdiv(x.numel(), 256),)](x, y, x.numel(), BLOCK=256, FACTOR=3 if seen else 2)/; s/BLOCK: tl.constexpr):/BLOCK: tl.constexpr, FACTOR: tl.constexpr):/" "$d/solution.py" &&
+	"$KGB" -vv --tasks "$TMP/peek" lint --deep --json >"$TMP/d3" 2>"$TMP/e3" &&
+	test "$(json_eval "$TMP/d3" "[r for r in recs if r.get(\"schema\") == \"kgb.lint.deep.v1\"][0][\"base\"]")" = pass
+'
 test_done
