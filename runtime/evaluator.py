@@ -66,9 +66,11 @@ class Evaluator(TimedCases, Replays):
         self.job = job
         self.lock = lock or GpuLock(None)
         self.remote = remote  # the candidate, in the runner (runtime.remote)
-        # The L2 replay's runner (runtime.replay_runner), loaded at the first replay; None:
-        # kgb started none, the replay runs in the runner.
+        # The L2 replay's runner (runtime.replay_runner): asked to load before the first case
+        # on a GPU, at the first replay elsewhere (Replays.start_replay); None: kgb started
+        # none, the replay runs in the runner.
         self.replay = replay
+        self.replay_sent = False
         self.replay_loaded = False
         self.reference = reference
         self.reference_error = reference_error

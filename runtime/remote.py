@@ -102,8 +102,18 @@ class Remote:
         hello is read after the load is sent: a runner that starts only at its first request
         (runtime.replay_runner) sends it then, one that started at once has sent it already,
         so both kinds are read the same way."""
+        self.load_send(candidate, platform, entries, traces)
+        return self.load_reply()
+
+    def load_send(self, candidate: str, platform: str, entries: list[str],
+                  traces: bool) -> None:
+        """The first half of load(): the request alone. The judge reads the answer with
+        load_reply() when it first needs the runner, which meanwhile imports and loads."""
         self._send({"op": "load", "candidate": candidate, "platform": platform,
                     "entries": entries, "traces": traces})
+
+    def load_reply(self) -> dict[str, Any] | None:
+        """The second half of load()."""
         self.hello()
         h, _ = self._recv()
         if h.get("op") == "loaded":

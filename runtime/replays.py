@@ -78,6 +78,7 @@ class Replays(Checks):
     """The re-runs of a passing case; the state is set by Evaluator.__init__."""
 
     replay: Remote | None
+    replay_sent: bool  # its load request is sent (start_replay)
     replay_loaded: bool
     _traced: set[str]
     _trace_times: tuple[float, float] | None
@@ -120,9 +121,9 @@ class Replays(Checks):
         check fails closed, unless the platform would not start)."""
         if self.replay is None or self.replay_loaded:
             return self.replay, None
-        job = self.job
-        fatal = self.replay.load(job.candidate, job.platform, [e.name for e in job.entries],
-                                 False)
+        if not self.replay_sent:
+            self.start_replay()
+        fatal = self.replay.load_reply()
         if fatal is None:
             self.replay_loaded = True
             return self.replay, None
@@ -130,6 +131,20 @@ class Replays(Checks):
         return None, CaseReport(case.id, "error" if env else "hack", message=cap(
             "L2 ghost replay: the candidate did not load in the replay's own process"
             f"{'' if env else ' (the check fails closed)'}: {fatal.get('message', '')}"))
+
+    def start_replay(self) -> None:
+        """Sends the replay runner its load request; the answer is read at the first replay
+        (_replay_runner). On a GPU the judge sends it before the job's first case, so that the
+        replay runner's start (torch, CUDA, the candidate's import: seconds) overlaps the
+        cases before the first one that passes instead of delaying it; on a CPU platform only
+        at the first replay (its cores are what the rest of the machine waits for, and a job
+        that never passes a case then never starts one)."""
+        if self.replay is None or self.replay_sent:
+            return
+        job = self.job
+        self.replay.load_send(job.candidate, job.platform, [e.name for e in job.entries],
+                              False)
+        self.replay_sent = True
 
     def _rerun(self, entry: EntrySpec, case: CaseSpec,
                inputs: tuple[BuiltArg, ...], ref: tuple[Any, tuple[BuiltArg, ...]],

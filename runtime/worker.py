@@ -112,6 +112,8 @@ def main() -> int:
     evaluator = Evaluator(job, remote, reference, reference_error, baseline, baseline_note,
                           lock, replay_remote(job, device))
     try:
+        if job.platform == "cuda" and job.mode != "validity":
+            evaluator.start_replay()
         _run_cases(job, evaluator, remote, chan)
     except ReplayLost as e:
         print(f"kgb judge: the replay runner is lost: {e}", file=sys.stderr)
@@ -120,7 +122,7 @@ def main() -> int:
         print(f"kgb judge: the runner is lost: {e}", file=sys.stderr)
         return EXIT_RUNNER_LOST
     remote.bye()
-    if evaluator.replay_loaded and evaluator.replay is not None:
+    if evaluator.replay_sent and evaluator.replay is not None:
         evaluator.replay.bye()
     chan.send(Done(len(job.cases), (time.perf_counter() - t0) * 1e3))
     return 0
