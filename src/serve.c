@@ -395,57 +395,62 @@ static void requeue(struct serve *s, const struct store_sub *sub)
 	strbuf_release(&err);
 }
 
-/* Writes the batch's candidates as <dir>/<op>/<id>.py. */
-static int write_batch(const char *dir, const struct store_sub *v, size_t n, struct strbuf *err)
+/* Writes one candidate of a batch as <dir>/<op>/<id>.py. */
+static int write_candidate(const char *dir, const struct store_sub *sub, struct strbuf *err)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct strbuf p = STRBUF_INIT;
-		FILE *f;
-		int r;
+	struct strbuf p = STRBUF_INIT;
+	FILE *f;
+	int r;
 
-		strbuf_addf(&p, "%s/%s", dir, op_of(v[i].task));
-		if ((r = mkdir_p(p.buf, 0700)) < 0) {
-			strbuf_addf(err, "cannot make '%s': %s", p.buf, strerror(-r));
-			strbuf_release(&p);
-			return r;
-		}
-		strbuf_addf(&p, "/%s.py", v[i].id);
-		f = fopen(p.buf, "wxe");
-		if (!f || fputs(v[i].code, f) < 0 || fclose(f) != 0) {
-			strbuf_addf(err, "cannot write '%s': %s", p.buf, strerror(errno));
-			strbuf_release(&p);
-			return -EIO;
-		}
+	strbuf_addf(&p, "%s/%s", dir, op_of(sub->task));
+	if ((r = mkdir_p(p.buf, 0700)) < 0) {
+		strbuf_addf(err, "cannot make '%s': %s", p.buf, strerror(-r));
 		strbuf_release(&p);
+		return r;
 	}
+	strbuf_addf(&p, "/%s.py", sub->id);
+	f = fopen(p.buf, "wxe");
+	if (!f || fputs(sub->code, f) < 0 || fclose(f) != 0) {
+		strbuf_addf(err, "cannot write '%s': %s", p.buf, strerror(errno));
+		strbuf_release(&p);
+		return -EIO;
+	}
+	strbuf_release(&p);
 	return 0;
 }
 
-/* One batch through eval_run(); every submission of it ends done, or queued again. */
-static void run_batch(struct serve *s, struct store_sub *v, size_t n)
+/*
+ * One eval_run() of the candidates v[0..n), written to <spool>/<name>: under the submissions'
+ * own options, or (`secret`) on the regular and held-out cases under the server's secret
+ * seed. Returns the records by submission id (the caller's to release), or NULL with
+ * *ret_exit eval_run()'s exit code (or KGB_EXIT_ENV when the candidates could not be written).
+ */
+static json_t *eval_phase(struct serve *s, struct store_sub *const *v, size_t n,
+			  const char *name, bool secret, int *ret_exit)
 {
 	struct eval_hooks hooks = {.candidate = log_event, .data = s};
 	struct eval_opts eo = {.cmd = "serve"};
 	struct eval_outcome out = {0};
 	struct strbuf dir = STRBUF_INIT, err = STRBUF_INIT, cmdline = STRBUF_INIT;
 	const char **tasks = xcalloc(n, sizeof(*tasks));
-	json_t *opts = json_loads(v[0].options, 0, NULL), *recs = NULL;
+	json_t *opts = json_loads(v[0]->options, 0, NULL), *recs = NULL;
 	size_t nt = 0;
-	int r;
+	int r = KGB_EXIT_ENV;
 
-	strbuf_addf(&dir, "%s/batch-%lld", s->spool, v[0].seq);
+	strbuf_addf(&dir, "%s/%s", s->spool, name);
 	(void)rm_rf(dir.buf); /* a killed server's */
-	if (write_batch(dir.buf, v, n, &err) < 0) {
-		fprintf(stderr, "kgb serve: %s\n", err.buf);
-		goto requeue;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (write_candidate(dir.buf, v[i], &err) < 0) {
+			fprintf(stderr, "kgb serve: %s\n", err.buf);
+			goto out;
+		}
 	for (size_t i = 0; i < n; i++) {
 		bool seen = false;
 
 		for (size_t k = 0; k < nt; k++)
-			seen |= !strcmp(tasks[k], v[i].task);
+			seen |= !strcmp(tasks[k], v[i]->task);
 		if (!seen)
-			tasks[nt++] = v[i].task;
+			tasks[nt++] = v[i]->task;
 	}
 	eo.solutions = dir.buf;
 	eo.tasks = tasks;
@@ -458,7 +463,7 @@ static void run_batch(struct serve *s, struct store_sub *v, size_t n)
 	eo.memory_mib = s->o.memory_mib;
 	eo.sandbox = s->o.sandbox;
 	eo.standby = -1;
-	if (json_is_true(json_object_get(opts, "ranked"))) {
+	if (secret) {
 		/* Held-out cases under the server's secret seed: the only numbers that count. */
 		eo.heldout = true;
 		eo.seed = s->secret_seed;
@@ -466,45 +471,97 @@ static void run_batch(struct serve *s, struct store_sub *v, size_t n)
 		eo.heldout = json_is_true(json_object_get(opts, "heldout"));
 		eo.seed = (unsigned long long)json_integer_value(json_object_get(opts, "seed"));
 	}
-	strbuf_addf(&cmdline, "kgb serve (batch of %zu from %s)", n, v[0].id);
+	strbuf_addf(&cmdline, "kgb serve (%s of %zu from %s)", secret ? "ranked run" : "batch", n,
+		    v[0]->id);
 	eo.cmdline = cmdline.buf;
-	pthread_mutex_lock(&s->lock);
-	s->in_flight = (long long)n;
-	s->batches++;
-	pthread_mutex_unlock(&s->lock);
 	r = eval_run(&eo, &s->kctx, &hooks, &out);
 	if (r == KGB_EXIT_OK)
 		recs = run_records(out.store, out.run_id, out.platform, s->o.store_path, &err);
 	if (r == KGB_EXIT_OK && !recs)
 		fprintf(stderr, "kgb serve: reading the batch's results: %s\n", err.buf);
-	for (size_t i = 0; i < n; i++) {
-		json_t *rec = json_object_get(recs, v[i].id);
-
-		if (rec)
-			finish(s, &v[i], rec, NULL);
-		else if (v[i].attempts < 3 && r != KGB_EXIT_DATA && r != KGB_EXIT_USAGE)
-			requeue(s, &v[i]);
-		else
-			finish(s, &v[i], NULL, "not evaluated: the engine failed on it (see the "
-			       "server's log); submit it again once the machine is fixed");
-	}
 	eval_outcome_release(&out);
-	pthread_mutex_lock(&s->lock);
-	s->in_flight = 0;
-	pthread_cond_broadcast(&s->changed);
-	pthread_mutex_unlock(&s->lock);
-	goto out;
-requeue:
-	for (size_t i = 0; i < n; i++)
-		requeue(s, &v[i]);
 out:
 	(void)rm_rf(dir.buf);
-	json_decref(recs);
 	json_decref(opts);
 	free(tasks);
 	strbuf_release(&dir);
 	strbuf_release(&err);
 	strbuf_release(&cmdline);
+	*ret_exit = r;
+	return recs;
+}
+
+/* Each submission of a phase ends done with its record, or goes back to the queue. */
+static void settle(struct serve *s, struct store_sub *const *v, size_t n, json_t *recs,
+		   int exit_code)
+{
+	for (size_t i = 0; i < n; i++) {
+		json_t *rec = json_object_get(recs, v[i]->id);
+
+		if (rec)
+			finish(s, v[i], rec, NULL);
+		else if (v[i]->attempts < 3 && exit_code != KGB_EXIT_DATA &&
+			 exit_code != KGB_EXIT_USAGE)
+			requeue(s, v[i]);
+		else
+			finish(s, v[i], NULL, "not evaluated: the engine failed on it (see the "
+			       "server's log); submit it again once the machine is fixed");
+	}
+}
+
+/*
+ * One batch through eval_run(); every submission of it ends done, or queued again. A `ranked`
+ * batch runs twice: first as submitted (seed 0, the public cases), then the candidates that
+ * passed again on the held-out cases under the secret seed, whose record alone is their
+ * result; one that fails the first run has that run's record (it pays no held-out cases).
+ */
+static void run_batch(struct serve *s, struct store_sub *v, size_t n)
+{
+	struct store_sub **all = xcalloc(n, sizeof(*all)), **passed = xcalloc(n, sizeof(*passed));
+	json_t *opts = json_loads(v[0].options, 0, NULL), *recs, *ranked_recs;
+	bool ranked = json_is_true(json_object_get(opts, "ranked"));
+	struct strbuf name = STRBUF_INIT;
+	size_t np = 0;
+	int r, r2;
+
+	for (size_t i = 0; i < n; i++)
+		all[i] = &v[i];
+	strbuf_addf(&name, "batch-%lld", v[0].seq);
+	pthread_mutex_lock(&s->lock);
+	s->in_flight = (long long)n;
+	s->batches++;
+	pthread_mutex_unlock(&s->lock);
+	recs = eval_phase(s, all, n, name.buf, false, &r);
+	if (!ranked) {
+		settle(s, all, n, recs, r);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			json_t *rec = json_object_get(recs, v[i].id);
+			const char *verdict = json_string_value(json_object_get(rec, "verdict"));
+
+			if (verdict && verdict_is_pass(verdict))
+				passed[np++] = &v[i];
+			else if (rec)
+				finish(s, &v[i], rec, NULL);
+			else
+				settle(s, &all[i], 1, NULL, r);
+		}
+		if (np) {
+			strbuf_addstr(&name, "-ranked");
+			ranked_recs = eval_phase(s, passed, np, name.buf, true, &r2);
+			settle(s, passed, np, ranked_recs, r2);
+			json_decref(ranked_recs);
+		}
+	}
+	pthread_mutex_lock(&s->lock);
+	s->in_flight = 0;
+	pthread_cond_broadcast(&s->changed);
+	pthread_mutex_unlock(&s->lock);
+	json_decref(recs);
+	json_decref(opts);
+	strbuf_release(&name);
+	free(all);
+	free(passed);
 }
 
 static void *worker_main(void *data)

@@ -113,6 +113,34 @@ test_expect_success 'submit, long poll: pass with reward 1 in the kgb eval --jso
 	test "$(body_get "b[\"result\"][\"schema\"], b[\"result\"][\"cases_passed\"]")" = \
 		"('"'kgb.eval.v1'"', 28)"
 '
+# `ranked`: a passing candidate is run again on the held-out cases under the server's secret
+# seed, and that run is its result; one that fails the public cases is not (28 cases). grid.py launches at most 16 blocks of 256: right on every
+# public shape (at most 4096 elements), wrong on the held-out 12345.
+sed "s/(triton.cdiv(x.numel(), 256),)/(min(triton.cdiv(x.numel(), 256), 16),)/" "$C/good.py" >"$TMP/grid.py"
+test_expect_success 'ranked: the held-out run under the secret seed is the result' '
+	submission "$TMP/gp.json" scale "$TMP/grid.py" &&
+	http POST /v1/evaluations "$TMP/gp.json" "$T2" && id=$(body_get "b[\"id\"]") &&
+	http GET "/v1/evaluations/$id?wait=40" "" "$T2" &&
+	test "$(body_get "b[\"result\"][\"verdict\"], b[\"result\"][\"cases_total\"]")" = \
+		"('"'pass'"', 28)" &&
+	submission "$TMP/gr.json" scale "$TMP/grid.py" "{\"ranked\": true}" &&
+	http POST /v1/evaluations "$TMP/gr.json" "$T2" && id=$(body_get "b[\"id\"]") &&
+	http GET "/v1/evaluations/$id?wait=60" "" "$T2" &&
+	test "$(body_get "b[\"result\"][\"verdict\"], b[\"reward\"]")" = "('"'mismatch'"', 0.0)" &&
+	test "$(body_get "b[\"result\"][\"cases_total\"] > 28")" = True &&
+	submission "$TMP/g5r.json" scale "$TMP/good5.py" "{\"ranked\": true}" &&
+	http POST /v1/evaluations "$TMP/g5r.json" "$T2" && id=$(body_get "b[\"id\"]") &&
+	http GET "/v1/evaluations/$id?wait=60" "" "$T2" &&
+	test "$(body_get "b[\"result\"][\"verdict\"], b[\"result\"][\"cases_total\"] > 28")" = \
+		"('"'pass'"', True)" &&
+	test "$(body_get "b[\"options\"][\"seed\"]")" = 0 &&
+	{ cat "$C/wrong_tail.py"; echo "# ranked"; } >"$TMP/wtr.py" &&
+	submission "$TMP/wtr.json" scale "$TMP/wtr.py" "{\"ranked\": true}" &&
+	http POST /v1/evaluations "$TMP/wtr.json" "$T2" && id=$(body_get "b[\"id\"]") &&
+	http GET "/v1/evaluations/$id?wait=60" "" "$T2" &&
+	test "$(body_get "b[\"result\"][\"verdict\"], b[\"result\"][\"cases_total\"]")" = \
+		"('"'mismatch'"', 28)"
+'
 test_expect_success 'the same task and code again: 200 with the stored result, same id' '
 	http POST /v1/evaluations "$TMP/g1.json" "$T2" && test "$(cat $TMP/status)" = 200 &&
 	test "$(body_get "b[\"id\"], b[\"duplicate\"], b[\"result\"][\"verdict\"]")" = \
@@ -153,8 +181,10 @@ test_expect_success 'kill -9 mid-queue, restart: nothing lost, nothing doubled' 
 	done &&
 	http GET "/v1/evaluations/$wid" "" "$T1" &&
 	test "$(body_get "b[\"result\"][\"verdict\"], b[\"reward\"]")" = "('"'mismatch'"', 0.0)" &&
-	test "$(sqlite3 "$TMP/serve.db" "select count(*) from submissions")" = 9 &&
-	test "$(sqlite3 "$TMP/serve.db" "select count(*), count(distinct candidate_hash) from evaluations")" = "6|6"
+	test "$(sqlite3 "$TMP/serve.db" "select count(*) from submissions")" = 13 &&
+	# Ten results of eight candidates: grid.py and good5.py have a ranked (held-out) result
+	# beside their public one (which grid.py'"'"'s ranked submission reused).
+	test "$(sqlite3 "$TMP/serve.db" "select count(*), count(distinct candidate_hash) from evaluations")" = "10|8"
 '
 test_expect_success 'client_request_id: a retry gets the same submission, a reuse 409' '
 	http POST /v1/evaluations "$TMP/w.json" "$T1" && test "$(cat $TMP/status)" = 200 &&
