@@ -26,7 +26,7 @@ _HARNESS = ("runtime.compare", "runtime.inputs", "runtime.timing", "runtime.kind
             "runtime.trace", "runtime.gpulock", "runtime.records", "runtime.job",
             "runtime.loading", "runtime.candidate", "runtime.clocks", "runtime.startup",
             "runtime.device", "runtime.checking", "runtime.replays", "runtime.timed",
-            "runtime.evaluator", "runtime.source")
+            "runtime.evaluator", "runtime.source", "runtime.runner", "runtime.runner_timing")
 
 
 def _owners() -> list[tuple[str, Any]]:

@@ -26,14 +26,13 @@ from runtime.clocks import compile_clock
 from runtime.device import context_lost, give_back_memory, is_oom
 from runtime.ghost import poisoned_empty
 from runtime.ghost import replay as ghost_replay
-from runtime.inputs import BuiltArg, build_args, call, clone_args, parse_arg
+from runtime.inputs import BuiltArg, build_args, call, parse_arg
 from runtime.integrity import Snapshot
 from runtime.loading import load_module
 from runtime.records import describe, error_trace
 from runtime.source import cap
 from runtime.startup import preload, setup_platform
-from runtime.timing import (TimingError, _elapsed, _round, _sleep_rate, _Timed, flush_buffer,
-                            perturb)
+from runtime.runner_timing import TimingRequests
 from runtime.trace import NotRecorded, traced
 from runtime.wire import (PEER_FD, Body, Channel, Storages, WireError, decode_args, encode_args,
                           encode_value)
@@ -46,17 +45,18 @@ def _sync(device: torch.device) -> None:
         torch.cuda.synchronize()
 
 
-class Runner:
-    """Serves one job's requests. `module` is the candidate once loaded."""
+class Runner(TimingRequests):
+    """Serves one job's requests: loading the candidate and calling it (here), timing it
+    (runtime.runner_timing). `module` is the candidate once loaded."""
 
     def __init__(self, chan: Channel) -> None:
         self.chan = chan
         self.device = torch.device("cpu")
         self.module: Any = None
         self.trusted: Snapshot | None = None
-        self.timed: Any = None  # runtime.timing._Timed of the case being timed
-        self.flush: torch.Tensor | None = None
-        self.last_gap: list[Any] = []
+        self.timed = None
+        self.flush = None
+        self.last_gap = []
 
     # --- loading -------------------------------------------------------------------------
 
@@ -195,82 +195,6 @@ class Runner:
     def integrity(self) -> None:
         patched = self.trusted.replaced() if self.trusted else None
         self.chan.send({"op": "integrity", "replaced": patched})
-
-    # --- timing (cuda) -------------------------------------------------------------------
-
-    def time_prepare(self, req: dict[str, Any], body: Body | None) -> None:
-        inputs = self._built_args(req, body, op="timed")
-        if inputs is None:
-            return
-        fn = getattr(self.module, str(req.get("entry")))
-        try:
-            if self.flush is None:
-                self.flush = flush_buffer(self.device)
-            self.timed = _Timed(fn, inputs, str(req.get("method", "events")))
-        except TimingError as e:
-            self.chan.send({"op": "timed", "ok": False, "timing_error": str(e)[:500]})
-            return
-        except BaseException as e:
-            self.chan.send(dict(self._error(e), op="timed"))
-            return
-        self.chan.send({"op": "timed", "ok": True})
-
-    def time_calls(self, req: dict[str, Any]) -> None:
-        """req["n"] calls of the prepared function, each as a round of runtime.timing: fresh
-        copies, L2 flushed, the stream held req["hold_ms"] (0: none), events around it."""
-        n = max(1, min(int(req.get("n", 1)), 1000))
-        hold_ms = float(req.get("hold_ms", 0.0))
-        rate = _sleep_rate() if hold_ms > 0 else None
-        cycles = {"cand": int(hold_ms * rate)} if rate else None
-        events: dict[str, list[Any]] = {"cand": []}
-        launch: dict[str, list[float]] = {"cand": []}
-        try:
-            assert self.flush is not None  # made by time_prepare, which the judge sends first
-            for _ in range(n):
-                _round([("cand", self.timed)], self.flush, events, cycles, launch)
-            torch.cuda.synchronize()
-        except BaseException as e:
-            self.chan.send(dict(self._error(e), op="timed"))
-            return
-        self.chan.send({"op": "timed", "ok": True, "ms": _elapsed(events["cand"]),
-                        "launch_ms": launch["cand"]})
-
-    def time_last(self) -> None:
-        self._reply({}, self.timed.out, self.timed.args)
-
-    def gap(self, req: dict[str, Any]) -> None:
-        """The event/wall cross-check's calls (runtime.timing.wall_gap), each on fresh copies
-        of the inputs with the first floating-point tensor shifted by noise drawn from the
-        judge's seeds: the judge clocks the whole request itself and checks an output it
-        chooses afterwards, so the calls cannot be skipped or answered ahead."""
-        seeds = [int(s) for s in (req.get("seeds") or [])][:16]
-        evs, outs = [], []
-        try:
-            for s in seeds:
-                args = clone_args(self.timed.inputs)
-                perturb(args, s)
-                assert self.flush is not None  # time_prepare made it, as it made self.timed
-                self.flush.zero_()
-                torch.cuda.synchronize()
-                start = torch.cuda.Event(enable_timing=True)
-                end = torch.cuda.Event(enable_timing=True)
-                start.record()
-                out = call(self.timed.fn, args)
-                end.record()
-                torch.cuda.synchronize()
-                evs.append(start.elapsed_time(end))
-                outs.append((out, args))
-        except BaseException as e:
-            self.chan.send(dict(self._error(e), op="timed"))
-            return
-        self.last_gap = (outs if req.get("first", True) else self.last_gap + outs)[:16]
-        self.chan.send({"op": "timed", "ok": True, "ms": evs})
-
-    def gap_output(self, req: dict[str, Any]) -> None:
-        i = int(req.get("i", 0))
-        out, args = self.last_gap[i]
-        self.last_gap = []
-        self._reply({}, out, args)
 
     # --- the loop ------------------------------------------------------------------------
 
