@@ -736,8 +736,14 @@ static void rep_set(struct sandbox_report *r, enum sandbox_facility f, enum sand
 {
 	char *o = r->reason[f];
 	size_t n = 0, cap = SANDBOX_REASON_MAX - 1;
+	/*
+	 * strerrordesc_np, not strerror: this runs in the child between fork and exec, and kgb
+	 * serve forks from a multithreaded process, where strerror's translation could wait on a
+	 * gettext lock that another thread held at the fork. strerrordesc_np (glibc 2.32) is
+	 * async-signal-safe: a constant, untranslated string (NULL for an unknown errno).
+	 */
 	const char *parts[6] = {what, arg ? " '" : NULL, arg, arg ? "'" : NULL,
-				err ? ": " : NULL, err ? strerror(err) : NULL};
+				err ? ": " : NULL, err ? strerrordesc_np(err) : NULL};
 
 	/* The first failure of a facility is the one worth reporting. */
 	if (r->state[f] == SANDBOX_STATE_UNAVAILABLE)
