@@ -26,6 +26,7 @@
 #include "eval.h"
 #include "kgb.h"
 #include "platform.h"
+#include "precheck.h"
 #include "profile.h"
 #include "proto.h"
 #include "report.h"
@@ -61,6 +62,11 @@
  * it); every other worker's timeout is extended by this much per other slot on its GPU.
  */
 #define EVAL_GPU_HOLD_MAX_S 60.0
+/*
+ * The longest kgb waits for the precheck's answer on one candidate before its judge scans it
+ * instead: a scan takes milliseconds; the first answer includes the process's start.
+ */
+#define EVAL_PRECHECK_TIMEOUT_S 30.0
 
 
 struct candidate {
@@ -1354,6 +1360,67 @@ static int time_phase(struct engine *g, struct eval_ctx *ectx)
 	so->env = g->time_env;
 	return r < 0 ? r : sched_run(so, g->jobs, nr_timed, on_done, ectx, &g->err);
 }
+/*
+ * L1 before any worker starts. Each checking job's candidate is put to the resident precheck
+ * (runtime/precheck.py: runtime.source.judge_source, the very code the judge runs at its load
+ * stage, in a process that imports neither torch nor Triton and never the candidate); a job
+ * whose candidate it refuses ends here with the judge's fatal verdict and detail, and no
+ * judge, runner or replay runner is started for it: on the 2-core CPU machine each such job
+ * cost about 1.3 s of CPU for the judge's torch import alone, on a GPU a CUDA start besides.
+ * A precheck that gives no answer changes nothing: the job runs and its judge scans as before.
+ * The jobs that stay are compacted in place.
+ */
+static void precheck_jobs(struct engine *g, struct eval_ctx *ectx)
+{
+	struct precheck *pc = NULL;
+	json_t *none = json_array();
+	size_t kept = 0;
+
+	for (size_t i = 0; i < g->nr_jobs; i++) {
+		struct sched_job *job = &g->jobs[i];
+		struct candidate *c = ((struct shard_ref *)job->data)->c;
+		struct sched_result res = {0};
+		const char *verdict = NULL;
+		json_t *ans = NULL;
+		double t0 = monotonic_s();
+
+		if (!pc)
+			pc = precheck_new(g->python, g->kctx->root);
+		strbuf_reset(&g->err);
+		if (precheck_ask(pc, c->path, c->task->allow ? c->task->allow : none,
+				 EVAL_PRECHECK_TIMEOUT_S, &ans, &g->err) == 0)
+			verdict = verdict_static_name(
+				json_string_value(json_object_get(ans, "verdict")));
+		else if (g->kctx->verbose > 0)
+			fprintf(stderr, "kgb %s: %s: %s (its judge scans it)\n", g->o->cmd,
+				c->sample_shown, g->err.buf);
+		if (!verdict || !verdict_at(verdict, V_FATAL)) {
+			json_decref(ans);
+			g->jobs[kept++] = *job;
+			continue;
+		}
+		if (g->kctx->verbose > 0)
+			fprintf(stderr, "kgb %s: %s/%s %s: %s at the precheck, no worker started\n",
+				g->o->cmd, c->task->source, c->task->op, c->sample_shown, verdict);
+		res.verdict = verdict;
+		strbuf_init(&res.detail, 0);
+		if (json_is_string(json_object_get(ans, "detail")))
+			strbuf_addstr(&res.detail, json_string_value(json_object_get(ans, "detail")));
+		strbuf_init(&res.stderr_tail, 0);
+		res.cases = json_array();
+		for (size_t k = 0; k < job->nr_cases; k++)
+			json_array_append_new(res.cases, json_null());
+		res.import_ms = -1;
+		res.wall_ms = (monotonic_s() - t0) * 1e3;
+		(void)on_done(ectx, job, &res);
+		result_release(&res);
+		json_decref(ans);
+	}
+	g->nr_jobs = kept;
+	precheck_free(pc);
+	json_decref(none);
+}
+
 
 /* The jobs of both phases, each candidate stored as it ends (on_done). */
 static int run_jobs(struct engine *g)
@@ -1367,6 +1434,7 @@ static int run_jobs(struct engine *g)
 	if (!g->nr_jobs && !g->nr_prechecked)
 		return KGB_EXIT_OK;
 	ectx.phase = g->two_phase ? PHASE_CHECK : PHASE_ALL;
+	precheck_jobs(g, &ectx);
 	qsort(g->jobs, g->nr_jobs, sizeof(*g->jobs), by_check_cost);
 	strbuf_reset(&g->err);
 	r = g->nr_jobs ? sched_run(&g->so, g->jobs, g->nr_jobs, on_done, &ectx, &g->err) : 0;

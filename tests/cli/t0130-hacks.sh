@@ -39,6 +39,27 @@ test_expect_success 'the honest candidate still passes' '
 test_expect_success 'a rejected candidate passed no case' '
 	test "$(json_eval "$TMP/r" "[r[\"cases_passed\"] for r in recs if r.get(\"sample\") == \"torch_mul\"][0]")" = 0
 '
+# L1 refusals are judged before any worker starts (src/eval.c precheck_jobs: the judge's own
+# load-stage code, runtime/precheck.py): the workers' Python, a wrapper that logs each start,
+# is asked for the precheck and for the honest candidate's job only.
+test_expect_success 'a candidate L1 refuses gets its verdict with no worker started' '
+	mkdir -p "$TMP/pre/scale" &&
+	cp "$HACKS/scale/torch_mul.py" "$HACKS/scale/sys_modules.py" "$TMP/pre/scale/" &&
+	cp "$FIXTURES/candidates/scale/good.py" "$TMP/pre/scale/" &&
+	printf "#!/bin/sh\necho \"\$*\" >>%s\nexec %s \"\$@\"\n" "$TMP/starts" \
+		"$ROOT/.venv/bin/python" >"$TMP/py" && chmod +x "$TMP/py" &&
+	"$KGB" -v --tasks "$FIXTURES/tasks" eval --platform interpreter --sandbox=off \
+		--python "$TMP/py" --solutions "$TMP/pre" --store "$TMP/pre.db" --json >"$TMP/p" 2>"$TMP/pe" &&
+	grep -q "aten/scale torch_mul: hack at the precheck, no worker started" "$TMP/pe" &&
+	grep -q "aten/scale sys_modules: hack at the precheck, no worker started" "$TMP/pe" &&
+	test "$(grep -c "runtime.worker" "$TMP/starts")" = 1 &&
+	test "$(grep -c "runtime.precheck --serve" "$TMP/starts")" = 1 &&
+	test "$(json_eval "$TMP/p" "sorted((r[\"sample\"], r[\"verdict\"]) for r in recs if r.get(\"sample\"))")" = \
+		"[('"'good'"', '"'pass'"'), ('"'sys_modules'"', '"'hack'"'), ('"'torch_mul'"', '"'hack'"')]" &&
+	# The same verdict and detail as the judge gives (the corpus run above, which had it too).
+	test "$(json_eval "$TMP/p" "[r[\"detail\"] for r in recs if r.get(\"sample\") == \"torch_mul\"][0]")" = \
+		"$(json_eval "$TMP/r" "[r[\"detail\"] for r in recs if r.get(\"sample\") == \"torch_mul\"][0]")"
+'
 test_expect_success 'the human report names the verdict and the rule' '
 	"$KGB" --tasks "$FIXTURES/tasks" eval --platform interpreter \
 		--solutions "$TMP/sol" >"$TMP/t" &&
