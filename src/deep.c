@@ -165,7 +165,7 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	struct case_list *cases = xcalloc(nr + 1, sizeof(*cases));
 	char **sols = xcalloc(nr + 1, sizeof(*sols)); /* owned: each task's solution.py */
 	struct strbuf scratch = STRBUF_INIT;
-	char **env;
+	char **env, *pycache = NULL;
 	struct platform_worker_argv argv;
 	struct kgb_sandbox_view view;
 	const char *tmp = getenv("TMPDIR"), *platform = o->profile->runtime;
@@ -233,8 +233,15 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	/* Scratch roots of kgb processes killed with -9 go first. */
 	rm_stale_pid_dirs(tmp, "kgb-", NULL);
 	rm_stale_pid_dirs(tmp, "kgb-lint-", NULL);
+	/* eval's read-only bytecode cache, where the platform has one (cuda): the same imports. */
+	pycache = platform_pycache_dir(o->root, platform);
+	if (pycache && platform_pycache_fill(o->root, o->python, pycache, &scratch) < 0) {
+		free(pycache); /* not fatal: the workers compile what they import */
+		pycache = NULL;
+	}
+	strbuf_reset(&scratch);
 	strbuf_addf(&scratch, "%s/kgb-lint-%ld", tmp, (long)getpid());
-	env = platform_worker_env(o->root, platform, o->slots, NULL);
+	env = platform_worker_env(o->root, platform, o->slots, pycache);
 	so.slots = o->slots;
 	so.timeout_s = o->timeout_s;
 	/* The workers eval starts, in the same view: the catalog hidden from the runner. */
@@ -258,6 +265,7 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	kgb_sandbox_view_release(&view);
 	rm_rf(scratch.buf);
 	strv_free(env);
+	free(pycache);
 out:
 	for (size_t i = 0; i < njobs; i++)
 		free(djobs[i].line);
