@@ -1434,7 +1434,8 @@ static int run_jobs(struct engine *g)
 	if (!g->nr_jobs && !g->nr_prechecked)
 		return KGB_EXIT_OK;
 	ectx.phase = g->two_phase ? PHASE_CHECK : PHASE_ALL;
-	precheck_jobs(g, &ectx);
+	if (!g->o->prechecked)
+		precheck_jobs(g, &ectx);
 	qsort(g->jobs, g->nr_jobs, sizeof(*g->jobs), by_check_cost);
 	strbuf_reset(&g->err);
 	r = g->nr_jobs ? sched_run(&g->so, g->jobs, g->nr_jobs, on_done, &ectx, &g->err) : 0;

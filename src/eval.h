@@ -54,6 +54,11 @@ struct eval_opts {
 	bool force;		/* re-evaluate what the store holds */
 	bool heldout;		/* add the tasks' held-out cases */
 	bool shard;		/* a Slurm shard's store: no WAL (docs/cluster.md) */
+	/*
+	 * The caller has put every candidate to the precheck already (kgb serve, at submission):
+	 * no precheck process is started for the run (src/eval.c precheck_jobs).
+	 */
+	bool prechecked;
 	const char *cmdline;	/* recorded with the run */
 	/* Set by eval_run from `platform`, or by the caller for eval_collect_tasks(). */
 	const struct profile *profile;

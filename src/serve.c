@@ -463,6 +463,7 @@ static json_t *eval_phase(struct serve *s, struct store_sub *const *v, size_t n,
 	eo.memory_mib = s->o.memory_mib;
 	eo.sandbox = s->o.sandbox;
 	eo.standby = -1;
+	eo.prechecked = true; /* at submission (serve_submit) */
 	if (secret) {
 		/* Held-out cases under the server's secret seed: the only numbers that count. */
 		eo.heldout = true;
