@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Install the libraries of kgb's methods (docs/methods.md): for each methods/<name>.json that
-# names a package, that package at the table's version, and the packages it needs at import
-# that the project's .venv lacks (the table's `requires`), into build/methods/<name>/lib with
+# names a package, that package at the table's version, and the other packages it imports
+# (the table's `requires`; not torch or triton), into build/methods/<name>/lib with
 # `pip install --no-deps --target`. The .venv is not touched: its pins (numpy 2.2.6 against
 # flag-gems's numpy==1.26.4, for one) stay what requirements.txt says, and the workers find a
-# library's directory after their own paths, so a package both have comes from the .venv.
+# library's directory after their own paths, so a package both have comes from the .venv (or
+# from the GPU machines' own Python, which runs the workers there).
 # Idempotent: a stamp holds what was installed; a second run makes no network call.
 #
 # Usage: scripts/methods.sh [NAME...]   (default: every method with a package)
