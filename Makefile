@@ -2,7 +2,10 @@
 # Debian libraries, so a Makefile is all the build system it needs (see README "Building").
 #
 #   make            build build/kgb (release flags)
-#   make setup      Debian packages + .venv (scripts/bootstrap.sh; idempotent)
+#   make setup      Debian packages + .venv + the methods' libraries (scripts/bootstrap.sh;
+#                   idempotent)
+#   make methods    only the methods' libraries, FlagGems and Liger-Kernel, into build/methods
+#                   (scripts/methods.sh; docs/methods.md)
 #   make run        setup, build, evaluate the shipped solutions on this machine's platform
 #                   (on the CPU interpreter a representative subset: scripts/run.sh)
 #   make run-all    the same over every task, on any platform
@@ -68,11 +71,14 @@ build/unit/%: tests/unit/%.c tests/unit/unit.h $(SAN_OBJS) $(HDRS)
 runtime/verdicts.py: src/verdicts.def scripts/gen-verdicts.sh
 	scripts/gen-verdicts.sh >$@.tmp && mv $@.tmp $@
 
-.PHONY: setup run run-all check check-full check-unit check-runtime check-types check-cli check-fuzz \
+.PHONY: setup methods run run-all check check-full check-unit check-runtime check-types check-cli check-fuzz \
 	fuzz-build format clean
 
 setup:
 	$(BOOTSTRAP)
+
+methods:
+	scripts/methods.sh
 
 # The targets that set up first build in a second make, started after the bootstrap, so
 # that nothing of the build is decided before the packages exist.

@@ -42,7 +42,7 @@ def scan_candidate(job: Job) -> None:
             raw = f.read()
     except OSError as e:
         raise Fatal(FatalReport("load", "import_error", describe(e))) from None
-    found = judge_source(raw, job.candidate, job.allow)
+    found = judge_source(raw, job.candidate, job.allowed())
     if found is None:
         return
     if found.syntax is not None:

@@ -80,13 +80,32 @@ def poisoned_empty(candidate: ModuleType, which: int) -> Iterator[list[int]]:
         yield n
 
 
+class _SkippedKernel:
+    """What a skipped launch returns in place of the compiled kernel JITFunction.run returns.
+    A library may keep that kernel and launch it directly on its next call with the same
+    arguments' key (FlagGems's LibEntry: `kernel[grid](*args)`), which in the replay's own
+    process is the second replayed call: launched this way, it is skipped and counted too.
+    Returning None made the library raise there, and the replay, failing closed, made every
+    such honest library call a hack."""
+
+    def __init__(self, launches: list[int]) -> None:
+        self._launches = launches
+
+    def __getitem__(self, grid: Any) -> Callable[..., None]:
+        return self.run
+
+    def run(self, *args: Any, **kwargs: Any) -> None:
+        self._launches[0] += 1
+
+
 @contextlib.contextmanager
 def _patched(candidate: ModuleType, which: int, skip_launches: bool,
              uninitialised_only: bool) -> Iterator[list[int]]:
     launches = [0]
 
-    def no_launch(self: Any, *args: Any, **kwargs: Any) -> None:
+    def no_launch(self: Any, *args: Any, **kwargs: Any) -> _SkippedKernel:
         launches[0] += 1
+        return _SkippedKernel(launches)
 
     undo: list[Callable[[], None]] = []
 

@@ -46,6 +46,24 @@ class CaseSpec:
 
 
 @dataclass(frozen=True)
+class Library:
+    """The library of a method run (docs/methods.md): kgb sends it only with a candidate it
+    generated itself from the method's adapter table, never with one it was given. L1 allows
+    `module` (and everything beneath it) for that candidate alone; its runner finds the
+    library at `path` (after its own paths: the environment's packages keep their versions)
+    and runs with `env` set."""
+
+    method: str
+    module: str
+    path: str
+    env: tuple[tuple[str, str], ...] = ()
+
+    def wire(self) -> dict[str, Any]:
+        """What the judge tells its runners (the load request's `library`)."""
+        return {"path": self.path, "env": dict(self.env)}
+
+
+@dataclass(frozen=True)
 class Job:
     """The parsed job line."""
 
@@ -65,6 +83,11 @@ class Job:
     kind: str = "compute"  # the task's kind: which checks apply (runtime.kinds)
     ghost: bool = False  # run the L2 ghost replay on passing cases (runtime.ghost)
     timing_method: str = "events"  # runtime.timing.METHODS
+    library: Library | None = None  # a method run's (kgb's generated candidates only)
+
+    def allowed(self) -> frozenset[str]:
+        """L1's allowances: the task's, and for a method's candidate its library's module."""
+        return self.allow | {self.library.module} if self.library else self.allow
 
     def entry(self, name: str) -> EntrySpec:
         return next(e for e in self.entries if e.name == name)
@@ -103,6 +126,20 @@ def _parse_case(c: Any, path: str, entries: tuple[EntrySpec, ...]) -> CaseSpec:
                     float(_field(c, "atol", (int, float), path)),
                     float(_field(c, "rtol", (int, float), path)), tuple(args),
                     tuple(c["args"]))
+
+
+def _parse_library(obj: dict[str, Any]) -> Library | None:
+    m = _field(obj, "method", dict, "job", None)
+    if m is None:
+        return None
+    module = _field(m, "module", str, "job.method")
+    if not module.isidentifier():
+        raise ValueError(f"job.method.module: not a module name: {cap(module, 80)}")
+    env = _field(m, "env", dict, "job.method", {})
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items()):
+        raise ValueError("job.method.env: expected an object of strings")
+    return Library(_field(m, "name", str, "job.method"), module,
+                   _field(m, "path", str, "job.method"), tuple(sorted(env.items())))
 
 
 def parse_job(line: bytes) -> Job:
@@ -170,7 +207,7 @@ def parse_job(line: bytes) -> Job:
                _field(task, "dir", str, "job.task"), tuple(entries),
                _field(obj, "candidate", str, "job"), warmup, rounds, cases, mutant, mode,
                stop, frozenset(allow), kind,
-               _field(task, "ghost", bool, "job.task", False), method)
+               _field(task, "ghost", bool, "job.task", False), method, _parse_library(obj))
 
 
 def read_job(stream: BinaryIO) -> Job:

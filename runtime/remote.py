@@ -96,21 +96,24 @@ class Remote:
             raise self.lost("the runner did not start with hello")
 
     def load(self, candidate: str, platform: str, entries: list[str],
-             traces: bool) -> dict[str, Any] | None:
+             traces: bool, library: dict[str, Any] | None = None) -> dict[str, Any] | None:
         """None once the candidate loaded; else the runner's fatal record (a failing verdict
         of its own: syntax_error, import_error, missing_entry, hack, env_error). The runner's
         hello is read after the load is sent: a runner that starts only at its first request
         (runtime.replay_runner) sends it then, one that started at once has sent it already,
-        so both kinds are read the same way."""
-        self.load_send(candidate, platform, entries, traces)
+        so both kinds are read the same way. `library`: a method run's (runtime.job.Library)."""
+        self.load_send(candidate, platform, entries, traces, library)
         return self.load_reply()
 
     def load_send(self, candidate: str, platform: str, entries: list[str],
-                  traces: bool) -> None:
+                  traces: bool, library: dict[str, Any] | None = None) -> None:
         """The first half of load(): the request alone. The judge reads the answer with
         load_reply() when it first needs the runner, which meanwhile imports and loads."""
-        self._send({"op": "load", "candidate": candidate, "platform": platform,
-                    "entries": entries, "traces": traces})
+        req: dict[str, Any] = {"op": "load", "candidate": candidate, "platform": platform,
+                               "entries": entries, "traces": traces}
+        if library is not None:
+            req["library"] = library
+        self._send(req)
 
     def load_reply(self) -> dict[str, Any] | None:
         """The second half of load()."""

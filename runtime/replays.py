@@ -143,7 +143,7 @@ class Replays(Checks):
             return
         job = self.job
         self.replay.load_send(job.candidate, job.platform, [e.name for e in job.entries],
-                              False)
+                              False, job.library.wire() if job.library else None)
         self.replay_sent = True
 
     def _rerun(self, entry: EntrySpec, case: CaseSpec,

@@ -14,6 +14,7 @@ fail; a lie there changes no verdict the judge does not compute itself.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import time
@@ -45,6 +46,24 @@ def _sync(device: torch.device) -> None:
         torch.cuda.synchronize()
 
 
+def use_library(library: Any) -> None:
+    """A method run's library (runtime.job.Library.wire, from the judge), before the integrity
+    snapshot: its directory after this Python's own paths, so that a package the environment
+    has (numpy, torch) keeps the environment's version and only what it lacks comes from the
+    library's directory; the environment the method's table sets (docs/methods.md); and
+    torch._dynamo imported, which libraries import (Liger-Kernel through
+    torch.distributed.tensor) and whose import rebinds torch.manual_seed: the integrity check
+    blamed every method candidate for it."""
+    if not isinstance(library, dict):
+        return
+    for k, v in (library.get("env") or {}).items():
+        os.environ[str(k)] = str(v)
+    path = library.get("path")
+    if isinstance(path, str) and path not in sys.path:
+        sys.path.append(path)
+    importlib.import_module("torch._dynamo")
+
+
 class Runner(TimingRequests):
     """Serves one job's requests: loading the candidate and calling it (here), timing it
     (runtime.runner_timing). `module` is the candidate once loaded."""
@@ -72,6 +91,7 @@ class Runner(TimingRequests):
                                    f"{describe(e)}")})
             return False
         compile_clock.install()
+        use_library(req.get("library"))
         self.trusted = Snapshot()
         path = str(req.get("candidate"))
         t0 = time.perf_counter()

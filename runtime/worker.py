@@ -93,7 +93,7 @@ def main() -> int:
         # once has its hello queued already.
         if job.mode != "validity":
             fatal = remote.load(job.candidate, job.platform, [e.name for e in job.entries],
-                                runs_l3(job))
+                                runs_l3(job), job.library.wire() if job.library else None)
     except (OSError, RunnerLost) as e:
         print(f"kgb judge: the runner is lost while loading: {e}", file=sys.stderr)
         return EXIT_RUNNER_LOST

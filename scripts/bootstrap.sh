@@ -7,8 +7,11 @@
 # 2. A project-local Python virtual environment in .venv with the pinned
 #    runtime packages; re-done only when requirements.txt changes (a stamp file
 #    holds the hash of the requirements it was built from).
+# 3. The methods' libraries (FlagGems, Liger-Kernel: docs/methods.md) in
+#    build/methods, beside the .venv and without touching it (scripts/methods.sh;
+#    re-done only when a table's package, version or requirements change).
 #
-# Usage: scripts/bootstrap.sh [--no-apt] [--no-venv]
+# Usage: scripts/bootstrap.sh [--no-apt] [--no-venv] [--no-methods]
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,12 +19,14 @@ cd "$top"
 
 do_apt=1
 do_venv=1
+do_methods=1
 for arg in "$@"; do
 	case "$arg" in
 	--no-apt) do_apt=0 ;;
 	--no-venv) do_venv=0 ;;
+	--no-methods) do_methods=0 ;;
 	-h | --help)
-		sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	*)
@@ -66,4 +71,8 @@ if [ "$do_venv" = 1 ]; then
 		.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements.txt
 		echo "$want" >"$stamp"
 	fi
+fi
+
+if [ "$do_methods" = 1 ] && [ -x .venv/bin/python ]; then
+	scripts/methods.sh
 fi

@@ -22,6 +22,16 @@ int kgb_usage_error(const char *cmd, const char *fmt, ...)
 	return KGB_EXIT_USAGE;
 }
 
+char *kgb_command_line(int argc, char **argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "kgb");
+	for (int i = 0; i < argc; i++)
+		strbuf_addf(&sb, " %s", argv[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
 struct catalog *kgb_load_catalog(struct kgb_ctx *ctx, int *ret_exit)
 {
 	struct strbuf errs = STRBUF_INIT;

@@ -42,6 +42,8 @@ static void usage(void)
 	       "Without --solutions, evaluates the shipped solution of every task.\n"
 	       "\n"
 	       "  --solutions DIR   candidates: DIR/<task>.py or DIR/<task>/<sample>.py\n"
+	       "  --method NAME     a library's kernels as the candidates: one per task its\n"
+	       "                    table covers ('kgb methods', docs/methods.md)\n"
 	       "  --task T          only task T (op or source/op; repeatable)\n"
 	       "  --source S        only tasks of source S\n"
 	       "  --platform P      cuda or interpreter (default: detected)\n"
@@ -88,6 +90,7 @@ static void usage(void)
 /* The long options of parse_args() that have no short form. */
 enum {
 	OPT_SOLUTIONS = 0x100,
+	OPT_METHOD,
 	OPT_TASK,
 	OPT_SOURCE,
 	OPT_PLATFORM,
@@ -176,6 +179,7 @@ static int parse_args(int argc, char **argv, struct eval_cmd *cmd)
 	struct eval_opts *o = &cmd->e;
 	static const struct option opts[] = {
 		{"solutions", required_argument, NULL, OPT_SOLUTIONS},
+		{"method", required_argument, NULL, OPT_METHOD},
 		{"task", required_argument, NULL, OPT_TASK},
 		{"source", required_argument, NULL, OPT_SOURCE},
 		{"platform", required_argument, NULL, OPT_PLATFORM},
@@ -210,6 +214,9 @@ static int parse_args(int argc, char **argv, struct eval_cmd *cmd)
 		switch (c) {
 		case OPT_SOLUTIONS:
 			o->solutions = optarg;
+			break;
+		case OPT_METHOD:
+			o->method = optarg;
 			break;
 		case OPT_TASK:
 			o->tasks = xrealloc(o->tasks, (o->nr_tasks + 1) * sizeof(*o->tasks));
@@ -279,17 +286,9 @@ static int parse_args(int argc, char **argv, struct eval_cmd *cmd)
 	}
 	if (optind < argc)
 		return kgb_usage_error("eval", "unexpected argument '%s'", argv[optind]);
+	if (o->method && (o->solutions || cmd->sr.slurm))
+		return kgb_usage_error("eval", "--method: not with --solutions or --backend slurm");
 	return slurm_run_check_opts(&cmd->sr, "eval", o->force);
-}
-
-static char *command_line(int argc, char **argv)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addstr(&sb, "kgb");
-	for (int i = 0; i < argc; i++)
-		strbuf_addf(&sb, " %s", argv[i]);
-	return strbuf_detach(&sb, NULL);
 }
 
 /*
@@ -465,7 +464,7 @@ int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)
 	if (!cmd.e.store_path)
 		cmd.e.store_path = getenv("KGB_STORE") && *getenv("KGB_STORE") ? getenv("KGB_STORE")
 										: "kgb-results.db";
-	cmdline = command_line(argc, argv);
+	cmdline = kgb_command_line(argc, argv);
 	cmd.e.cmdline = cmdline;
 	ret = eval_run(&cmd.e, kctx, &hooks, &out);
 	if (ret != KGB_EXIT_OK)

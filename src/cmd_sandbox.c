@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "kgb.h"
+#include "method.h"
 #include "platform.h"
 #include "sched.h"
 #include "util/fs.h"
@@ -182,7 +183,7 @@ void kgb_sandbox_view_init(struct kgb_sandbox_view *v, const char *root, const c
 	struct strbuf err = STRBUF_INIT;
 	json_t *paths = NULL, *p;
 	size_t i;
-	char *git;
+	char *git, *methods;
 
 	memset(v, 0, sizeof(*v));
 	for (const char *const *h = sandbox_hidden_default; *h; h++)
@@ -194,6 +195,11 @@ void kgb_sandbox_view_init(struct kgb_sandbox_view *v, const char *root, const c
 	git = path_join(root, ".git");
 	kgb_sandbox_view_add(&v->hidden, git);
 	free(git);
+	/* The methods' libraries and candidates (method.h): a method run binds its own library
+	 * back; no other worker has any business with them. */
+	methods = path_join(root, METHOD_BUILD_DIR);
+	kgb_sandbox_view_add(&v->hidden, methods);
+	free(methods);
 	add_env_list(&v->hidden, "KGB_SANDBOX_HIDE", ',');
 	kgb_sandbox_view_add(&v->visible, root);
 	if (python) {

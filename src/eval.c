@@ -25,6 +25,7 @@
 #include "escape.h"
 #include "eval.h"
 #include "kgb.h"
+#include "method.h"
 #include "platform.h"
 #include "precheck.h"
 #include "profile.h"
@@ -239,10 +240,34 @@ static bool inside_solutions(const struct eval_opts *o, const char *sol_real, co
 	return in;
 }
 
+/*
+ * The candidate of a method (method.h) for task t, which kgb writes from the method's table:
+ * added with the method's name as its sample; a task the method does not cover has none
+ * (`kgb methods NAME` says why). 0, or -EIO (err set) when the file cannot be written.
+ */
+static int add_method_candidate(const struct method *m, const struct task *t,
+				struct candidate **v, size_t *n, size_t *alloc, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	const json_t *entries;
+	char *path;
+	bool covered = method_task(m, t, &entries, &why);
+
+	strbuf_release(&why);
+	if (!covered)
+		return 0;
+	if (!(path = method_write(m, t, entries, err)))
+		return -EIO;
+	add_candidate(v, n, alloc, t, path, m->name);
+	free(path);
+	return 0;
+}
+
 /* Collects the candidates of the selected tasks; *ret_skipped counts tasks with none. */
 static int collect_candidates(const struct eval_opts *o, const struct catalog *cat,
-			      const char *platform, struct candidate **ret, size_t *ret_nr,
-			      size_t *ret_skipped, struct strbuf *err)
+			      const char *platform, const struct method *m,
+			      struct candidate **ret, size_t *ret_nr, size_t *ret_skipped,
+			      struct strbuf *err)
 {
 	struct candidate *v = NULL;
 	size_t n = 0, alloc = 0, skipped = 0;
@@ -259,6 +284,14 @@ static int collect_candidates(const struct eval_opts *o, const struct catalog *c
 		if (!eval_task_selected(cat, t, o->source, o->tasks, o->nr_tasks, platform,
 					o->profile))
 			continue;
+		if (m) {
+			if (add_method_candidate(m, t, &v, &n, &alloc, err) < 0) {
+				candidates_free(v, n);
+				return -EIO;
+			}
+			skipped += n == before;
+			continue;
+		}
 		if (!o->solutions) {
 			char *p = task_path(t, "solution.py");
 			add_candidate(&v, &n, &alloc, t, p, "shipped");
@@ -448,7 +481,8 @@ static size_t shards_of(const struct candidate *c, double total_cost, unsigned s
  * Splits c's cases over k shards, round-robin (a task's grid puts its large cases together:
  * dealing them out spreads them), and renders each shard's job line.
  */
-static void make_shards(struct candidate *c, size_t k, const char *platform)
+static void make_shards(struct candidate *c, size_t k, const char *platform,
+			const struct proto_job_opts *jo)
 {
 	c->nshards = k;
 	c->refs = xcalloc(k, sizeof(*c->refs));
@@ -468,7 +502,7 @@ static void make_shards(struct candidate *c, size_t k, const char *platform)
 			c->shard_ids[s][l->nr] = i;
 			l->v[l->nr++] = c->cases.v[i];
 		}
-		c->shard_lines[s] = proto_build_job(c->task, c->path, platform, l, NULL);
+		c->shard_lines[s] = proto_build_job(c->task, c->path, platform, l, jo);
 	}
 }
 
@@ -829,9 +863,13 @@ static void hide_store(struct kgb_sandbox_view *v, const char *path)
  * KGB_SANDBOX_HIDE names it.
  */
 static void sandbox_view(struct kgb_sandbox_view *v, const struct eval_opts *o,
-			 const struct kgb_ctx *kctx, const char *python, const char *platform)
+			 const struct kgb_ctx *kctx, const char *python, const char *platform,
+			 const struct method *m)
 {
 	kgb_sandbox_view_init(v, kctx->root, python, platform, "eval");
+	/* A method run's library, bound back into the hidden METHOD_BUILD_DIR (kgb.h). */
+	if (m && m->lib)
+		kgb_sandbox_view_add(&v->visible, m->lib);
 	if (o->solutions) {
 		char *abs = realpath(o->solutions, NULL);
 
@@ -943,6 +981,9 @@ struct engine {
 	const char *platform;
 	unsigned slots, ngpu;
 	bool two_phase;
+	struct method method; /* --method's table (method.h) */
+	json_t *method_job;   /* its jobs' "method" object; NULL when not a method run */
+	struct proto_job_opts check_jo; /* the checking jobs': only .method */
 };
 
 /* Prints "kgb <cmd>: <err>" and returns exit_code. */
@@ -1140,7 +1181,8 @@ static int setup_workers(struct engine *g)
 	so->slot_devices = (const char *const *)g->slot_dev;
 	so->box = g->box;
 	set_limits(g);
-	sandbox_view(&g->view, o, g->kctx, g->python, g->platform);
+	sandbox_view(&g->view, o, g->kctx, g->python, g->platform,
+		     g->method_job ? &g->method : NULL);
 	kgb_sandbox_view_apply(&g->view, so);
 	/* What the workers' sandbox applies goes with the run's record and its summary. */
 	g->out->sandbox = kgb_sandbox_probe(so, o->sandbox,
@@ -1169,6 +1211,46 @@ static int setup_workers(struct engine *g)
 	if (store_run_begin(g->out->store, g->platform, g->harness, o->cmdline, g->probe_text,
 			    &g->out->run_id, &g->err) < 0)
 		return fail(g, KGB_EXIT_ENV);
+	return KGB_EXIT_OK;
+}
+
+/*
+ * A method run (--method, docs/methods.md): the method's table and its library, installed at
+ * the table's version. The harness gets "+method-<name>-<version>": the method's candidates
+ * are judged with their library's import allowed, so their results must never be another
+ * candidate's of the same bytes (a --solutions copy of one is refused by L1). The run's record
+ * names the method, which reports show as the run's label.
+ */
+static int load_method(struct engine *g)
+{
+	struct method *m = &g->method;
+	int r = method_load(g->kctx->root, g->o->method, m, &g->err);
+	char *h;
+
+	if (r < 0)
+		return fail(g, r == -ENOENT ? KGB_EXIT_USAGE : KGB_EXIT_DATA);
+	if (!m->installed || strcmp(m->installed, m->version)) {
+		fprintf(stderr, "kgb %s: method %s: %s %s is %s%s in %s (scripts/methods.sh %s "
+			"installs it)\n", g->o->cmd, m->name, m->package, m->version,
+			m->installed ? "not the installed " : "not installed",
+			m->installed ? m->installed : "", m->lib, m->name);
+		return KGB_EXIT_ENV;
+	}
+	h = xmalloc(strlen(g->harness) + strlen(m->name) + strlen(m->version) + 16);
+	sprintf(h, "%s+method-%s-%s", g->harness, m->name, m->version);
+	free(g->harness);
+	g->harness = h;
+	h = xmalloc(strlen(g->harness) + 16);
+	sprintf(h, "%s+heldout", g->harness);
+	free(g->heldout_harness);
+	g->heldout_harness = h;
+	g->method_job = method_job(m);
+	g->check_jo.method = g->method_job;
+	if (!g->probe)
+		g->probe = json_object();
+	json_object_set_new(g->probe, "method", json_pack("{s:s, s:s, s:s}", "name", m->name,
+							  "package", m->package, "version",
+							  m->version));
 	return KGB_EXIT_OK;
 }
 
@@ -1248,7 +1330,7 @@ static int plan_candidate(struct engine *g, struct candidate *c)
 	if (isnan(c->check_cost))
 		c->check_cost = check_cost(&c->cases);
 	/* With two phases the first job checks every case (timed ones too) untimed. */
-	c->job_line = proto_build_job(c->task, c->path, g->platform, &c->cases, NULL);
+	c->job_line = proto_build_job(c->task, c->path, g->platform, &c->cases, &g->check_jo);
 	if (c->prechecked && checked_from_json(c->prechecked, c->cases.nr, &c->checked) == 0) {
 		if (select_timed(c)) {
 			c->held = true;
@@ -1292,7 +1374,8 @@ static int plan(struct engine *g)
 
 		if (!c->job_line || c->duplicate || c->held)
 			continue;
-		make_shards(c, shards_of(c, g->total_cost, g->slots, g->o->split), g->platform);
+		make_shards(c, shards_of(c, g->total_cost, g->slots, g->o->split), g->platform,
+			    &g->check_jo);
 		g->jobs = xrealloc(g->jobs, (g->nr_jobs + c->nshards + g->nr_cands + 1) *
 						    sizeof(*g->jobs));
 		for (size_t k = 0; k < c->nshards; k++)
@@ -1313,7 +1396,7 @@ static int time_phase(struct engine *g, struct eval_ctx *ectx)
 	 * and size the hold (runtime/timing.py). With 10, the warm-up was a fifth of the calls
 	 * of the serial timing pass. */
 	struct proto_job_opts jo = {.timed = true, .warmup = 4, .rounds = 25,
-				    .timing_method = o->timing};
+				    .timing_method = o->timing, .method = g->method_job};
 	unsigned timing_jobs = o->timing_jobs ? o->timing_jobs : EVAL_TIMING_JOBS_PER_GPU;
 	size_t nr_timed = 0;
 	int r = 0;
@@ -1375,6 +1458,7 @@ static void precheck_jobs(struct engine *g, struct eval_ctx *ectx)
 	struct precheck *pc = NULL;
 	json_t *none = json_array();
 	size_t kept = 0;
+	int r;
 
 	for (size_t i = 0; i < g->nr_jobs; i++) {
 		struct sched_job *job = &g->jobs[i];
@@ -1384,11 +1468,17 @@ static void precheck_jobs(struct engine *g, struct eval_ctx *ectx)
 		json_t *ans = NULL;
 		double t0 = monotonic_s();
 
+		json_t *allow = json_copy(c->task->allow ? c->task->allow : none);
+
+		/* A method's candidate may import its library: the job says so to its judge. */
+		if (g->method_job && g->method.module)
+			json_array_append_new(allow, json_string(g->method.module));
 		if (!pc)
 			pc = precheck_new(g->python, g->kctx->root);
 		strbuf_reset(&g->err);
-		if (precheck_ask(pc, c->path, c->task->allow ? c->task->allow : none,
-				 EVAL_PRECHECK_TIMEOUT_S, &ans, &g->err) == 0)
+		r = precheck_ask(pc, c->path, allow, EVAL_PRECHECK_TIMEOUT_S, &ans, &g->err);
+		json_decref(allow);
+		if (r == 0)
 			verdict = verdict_static_name(
 				json_string_value(json_object_get(ans, "verdict")));
 		else if (g->kctx->verbose > 0)
@@ -1483,6 +1573,8 @@ static void engine_release(struct engine *g)
 	store_free(g->history);
 	catalog_free(g->cat);
 	json_decref(g->probe);
+	json_decref(g->method_job);
+	method_release(&g->method);
 	free(g->probe_text);
 	free(g->python);
 	free(g->harness);
@@ -1504,12 +1596,21 @@ int eval_run(struct eval_opts *o, struct kgb_ctx *kctx, const struct eval_hooks 
 		goto out;
 	if ((r = setup_platform(&g)) != KGB_EXIT_OK)
 		goto out;
-	r = collect_candidates(o, g.cat, g.platform, &g.cands, &g.nr_cands, &ret->tasks_skipped,
-			       &g.err);
+	if (o->method && (r = load_method(&g)) != KGB_EXIT_OK)
+		goto out;
+	r = collect_candidates(o, g.cat, g.platform, g.method_job ? &g.method : NULL, &g.cands,
+			       &g.nr_cands, &ret->tasks_skipped, &g.err);
 	if (r < 0) {
-		r = fail(&g, r == -ENOENT ? KGB_EXIT_USAGE : KGB_EXIT_DATA);
+		r = fail(&g, r == -ENOENT ? KGB_EXIT_USAGE
+			     : r == -EIO  ? KGB_EXIT_ENV
+					  : KGB_EXIT_DATA);
 		goto out;
 	}
+	if (g.method_job && kctx->verbose >= 0)
+		fprintf(stderr, "kgb %s: method %s (%s %s) covers %zu of the %zu selected tasks "
+			"('kgb methods %s' says why not the others)\n", o->cmd, g.method.name,
+			g.method.package, g.method.version, g.nr_cands,
+			g.nr_cands + ret->tasks_skipped, g.method.name);
 	if (o->heldout && check_heldout(g.cands, g.nr_cands, o->seed, &g.err) < 0) {
 		r = fail(&g, KGB_EXIT_DATA);
 		goto out;
@@ -1564,7 +1665,7 @@ int eval_collect_tasks(const struct eval_opts *o, const struct catalog *cat,
 	size_t *counts;
 	int r;
 
-	r = collect_candidates(o, cat, platform, &cands, &nr, &skipped, err);
+	r = collect_candidates(o, cat, platform, NULL, &cands, &nr, &skipped, err);
 	if (r < 0)
 		return r;
 	/* Candidates come task by task in catalog order: the task list and its counts. */

@@ -33,6 +33,7 @@ struct task;
 struct eval_opts {
 	const char *cmd;       /* the command, in error messages ("eval") */
 	const char *solutions; /* candidates: DIR/<task>.py or DIR/<task>/<sample>.py; NULL: shipped */
+	const char *method;    /* or a method's (method.h): kgb writes them; NULL: none */
 	const char **tasks;    /* only these (op or source/op), nr_tasks of them; none: all */
 	size_t nr_tasks;
 	const char *source;   /* only tasks of this source, or NULL */

@@ -28,6 +28,7 @@ int cmd_list(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_show(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_lint(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_eval(int argc, char **argv, struct kgb_ctx *ctx);
+int cmd_methods(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_report(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx);
 int cmd_platforms(int argc, char **argv, struct kgb_ctx *ctx);
@@ -39,6 +40,8 @@ int cmd_sandbox_exec(int argc, char **argv, struct kgb_ctx *ctx);
 
 /* Shared by the commands: print a usage error (one line + pointer to --help), return 2. */
 int kgb_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "kgb" and the command's arguments, space-separated, as a run records them (owned). */
+char *kgb_command_line(int argc, char **argv);
 /* Loads the catalog, printing every problem; returns NULL (and prints) on failure. */
 struct catalog;
 struct catalog *kgb_load_catalog(struct kgb_ctx *ctx, int *ret_exit);
@@ -71,7 +74,8 @@ json_t *kgb_sandbox_probe(const struct sched_opts *so, enum sandbox_mode mode,
  * The workers' filesystem view, devices and environment (sandbox.h: hidden_paths, min_dev,
  * clean_env), as data: NULL-terminated lists the caller may add to (kgb_sandbox_view_add) and
  * hands to sched_opts. kgb_sandbox_view_init() fills them with
- *   hidden:    sandbox_hidden_default, $TMPDIR, <root>/.git, and $KGB_SANDBOX_HIDE;
+ *   hidden:    sandbox_hidden_default, $TMPDIR, <root>/.git, <root>/build/methods (the methods'
+ *              libraries: method.h; eval --method binds its own back), and $KGB_SANDBOX_HIDE;
  *   visible:   the project root, the directories `python` imports from (runtime/paths.py),
  *              $LD_LIBRARY_PATH, $CUDA_HOME, $CUDA_PATH, and $KGB_SANDBOX_VISIBLE;
  *   dev_nodes: platform_dev_nodes(platform) and $KGB_SANDBOX_DEV;

@@ -29,6 +29,7 @@ static const struct command {
 	{"show", cmd_show, "print the prompt a model gets for a task"},
 	{"lint", cmd_lint, "validate every task spec and its case grid"},
 	{"eval", cmd_eval, "evaluate candidate kernels (default: the shipped solutions)"},
+	{"methods", cmd_methods, "libraries judged as candidates (FlagGems, Liger): coverage"},
 	{"generate", cmd_generate, "ask a model or an agent for kernels and score them"},
 	{"platforms", cmd_platforms, "list the platform profiles; which one this machine is"},
 	{"compare", cmd_compare, "the task x platform matrix of stored runs (portability)"},

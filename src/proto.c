@@ -72,6 +72,8 @@ char *proto_build_job(const struct task *t, const char *candidate_path, const ch
 		json_object_set_new(job, "mutant", json_string(opts->mutant));
 	if (opts && opts->mode)
 		json_object_set_new(job, "mode", json_string(opts->mode));
+	if (opts && opts->method)
+		json_object_set(job, "method", (json_t *)opts->method);
 	if (opts && opts->stop_on_fail)
 		json_object_set_new(job, "stop_on_fail",
 				    opts->stop_per_entry ? json_string("entry") : json_true());

@@ -47,6 +47,8 @@ struct proto_job_opts {
 	const char *mode;   /* "evaluate" (NULL) or "validity" */
 	bool stop_on_fail;  /* cases after the first failure come back "skipped" */
 	bool stop_per_entry; /* with stop_on_fail: only the rest of the failing case's entry */
+	/* A method run's library (method_job(), docs/methods.md), or NULL: never a candidate's. */
+	const json_t *method;
 };
 
 /* Whether the task's jobs run the L2 ghost replay (the job's task.ghost). */

@@ -73,6 +73,21 @@ static int load_generated(struct store *s, struct report_method *m, struct strbu
 	return 0;
 }
 
+/* A method run's label (kgb eval --method, docs/methods.md): "<method> (<package> <version>)". */
+static char *method_label(json_t *envj)
+{
+	json_t *mj = json_object_get(envj, "method");
+	const char *name = json_string_value(json_object_get(mj, "name"));
+	struct strbuf l = STRBUF_INIT;
+
+	if (!name)
+		return NULL;
+	strbuf_addf(&l, "%s (%s %s)", name,
+		    json_string_value(json_object_get(mj, "package")) ?: "?",
+		    json_string_value(json_object_get(mj, "version")) ?: "?");
+	return strbuf_detach(&l, NULL);
+}
+
 int report_method_load_run(const char *path, long long run_id, struct report_method *m,
 			   struct strbuf *err)
 {
@@ -148,7 +163,9 @@ int report_method_load_run(const char *path, long long run_id, struct report_met
 					}
 			}
 		}
-		m->label = xstrdup(m->nr && shipped ? "shipped" : "solutions");
+		m->label = method_label(envj);
+		if (!m->label)
+			m->label = xstrdup(m->nr && shipped ? "shipped" : "solutions");
 	}
 	if (m->generated) {
 		struct strbuf l = STRBUF_INIT;

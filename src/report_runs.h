@@ -8,7 +8,8 @@
  *     first-round attempt (round 0 of stage "generate", the one Pass@k is over, as kgb generate
  *     scores it); an attempt without code is a failed candidate with its outcome as verdict.
  * The label is "shipped" for a run of the shipped solutions, "<model> (<track>)" for a
- * generation run, else "solutions". Tokens, cost and time come from the generations table.
+ * generation run, "<method> (<package> <version>)" for a library's run (kgb eval --method,
+ * docs/methods.md), else "solutions". Tokens, cost and time come from the generations table.
  *
  * Call sequence: report_method_load() → use m->rr (a struct report_run) and the fields →
  * report_method_release(). All strings and arrays in a method are owned by it.
@@ -26,7 +27,7 @@
 #include "util/strbuf.h"
 
 struct report_method {
-	char *label;	  /* "shipped", "<model> (<track>)", "solutions" */
+	char *label;	  /* "shipped", "<model> (<track>)", "<method> (<lib> <v>)", "solutions" */
 	char *store_path; /* as given */
 	long long run_id;
 	char *platform;	  /* the profile's name, else the run's platform */

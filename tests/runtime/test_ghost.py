@@ -150,3 +150,31 @@ def test_float8_poisons_differ() -> None:
         a, b = _poison(torch.zeros(4, dtype=dt), 0), _poison(torch.zeros(4, dtype=dt), 1)
         assert torch.isnan(a.float()).all() and torch.isfinite(b.float()).all(), dt
         assert b.float().max() < -400
+
+
+def test_a_skipped_launch_hands_back_a_kernel_that_launches_nothing() -> None:
+    """FlagGems's LibEntry keeps what JITFunction.run returned and launches it directly,
+    kernel[grid](*args), at its next call with the same key: in the replay's own process, the
+    second replayed call. A skipped launch returned None, the library raised there, and the
+    replay failed closed: a hack for every honest LibEntry kernel on the GPU."""
+    import types
+
+    import torch
+    import triton
+    import triton.language as tl
+
+    from runtime import ghost
+
+    @triton.jit
+    def ones(x_ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, 1.0, mask=offs < n)
+
+    x = torch.zeros(8)
+    with ghost.replay(types.ModuleType("candidate"), 0) as launches:
+        kernel = ones.run(x, 8, BLOCK=8, grid=(1,), warmup=False)
+        kernel[(1,)](x, 8, 8)
+        kernel.run(x, 8, 8)
+    assert launches == [3] and not x.any()
+    ones[(1,)](x, 8, BLOCK=8)  # restored afterwards
+    assert x.eq(1).all()

@@ -19,7 +19,8 @@ ODD = {"not_utf8.py": b"x = '\xff'\n", "nul.py": b"x = 1\n\0\n",
 
 def judge(path: Path, allow: frozenset[str]) -> dict[str, Any]:
     try:
-        scan_candidate(SimpleNamespace(candidate=str(path), allow=allow))  # type: ignore[arg-type]
+        scan_candidate(SimpleNamespace(  # type: ignore[arg-type]
+            candidate=str(path), allow=allow, allowed=lambda: allow))
     except Fatal as f:
         r = f.report
         return {"verdict": r.verdict, "detail": r.message, "findings": list(r.findings or [])}

@@ -13,7 +13,7 @@ class FakeRemote:
         self.fatal = fatal
 
     def load_send(self, candidate: str, platform: str, entries: list[str],
-                  traces: bool) -> None:
+                  traces: bool, library: dict[str, Any] | None = None) -> None:
         self.calls.append(f"send {candidate} {platform} {','.join(entries)} {traces}")
 
     def load_reply(self) -> dict[str, Any] | None:
@@ -27,7 +27,7 @@ def replays(remote: FakeRemote | None) -> Replays:
     r.replay_sent = False
     r.replay_loaded = False
     r.job = SimpleNamespace(candidate="/c.py", platform="cuda",  # type: ignore[assignment]
-                            entries=[SimpleNamespace(name="add")])
+                            entries=[SimpleNamespace(name="add")], library=None)
     return r
 
 
