@@ -71,7 +71,7 @@ test_expect_success 'an entry exemption silences a check for that entry' '
 # the task's reference (the task below lets its solution use os; it answers wrong, and says so
 # on stderr, when it can see its reference.py).
 test_expect_success 'a shipped solution run by lint --deep cannot see its task directory' '
-	d=$TMP/peek/aten/scale && mkdir -p "$d" && cp "$FIXTURES"/tasks/aten/scale/* "$d"/ &&
+	d=$TMP/peek/aten/scale && mkdir -p "$TMP/peek/aten" && cp -r "$FIXTURES/tasks/aten/scale" "$TMP/peek/aten/" &&
 	sed -i "s/\"schema\": 1,/\"schema\": 1, \"allow\": [\"os\", \"path\", \"exists\", \"print\"],/" "$d/task.json" &&
 	sed -i "s/^import torch$/import os\nimport torch/; s/x \* 2, mask/x * FACTOR, mask/" "$d/solution.py" &&
 	sed -i "s/^def scale(self: torch.Tensor) -> torch.Tensor:$/&\n    seen = os.path.exists(\"$(echo "$d" | sed "s/[\/&]/\\\\&/g")\/reference.py\")\n    print(\"peek: reference.py\", \"visible\" if seen else \"hidden\")/" "$d/solution.py" &&
