@@ -69,7 +69,6 @@
  */
 #define EVAL_PRECHECK_TIMEOUT_S 30.0
 
-
 struct candidate {
 	const struct task *task;
 	char *path;   /* absolute */
@@ -1451,24 +1450,22 @@ static int time_phase(struct engine *g, struct eval_ctx *ectx)
  * judge, runner or replay runner is started for it: on the 2-core CPU machine each such job
  * cost about 1.3 s of CPU for the judge's torch import alone, on a GPU a CUDA start besides.
  * A precheck that gives no answer changes nothing: the job runs and its judge scans as before.
- * The jobs that stay are compacted in place.
+ * The jobs that stay are compacted in place. 0, or -EIO when storing a result failed.
  */
-static void precheck_jobs(struct engine *g, struct eval_ctx *ectx)
+static int precheck_jobs(struct engine *g, struct eval_ctx *ectx)
 {
 	struct precheck *pc = NULL;
 	json_t *none = json_array();
 	size_t kept = 0;
-	int r;
+	int r, ret = 0;
 
 	for (size_t i = 0; i < g->nr_jobs; i++) {
 		struct sched_job *job = &g->jobs[i];
 		struct candidate *c = ((struct shard_ref *)job->data)->c;
 		struct sched_result res = {0};
 		const char *verdict = NULL;
-		json_t *ans = NULL;
+		json_t *ans = NULL, *allow = json_copy(c->task->allow ? c->task->allow : none);
 		double t0 = monotonic_s();
-
-		json_t *allow = json_copy(c->task->allow ? c->task->allow : none);
 
 		/* A method's candidate may import its library: the job says so to its judge. */
 		if (g->method_job && g->method.module)
@@ -1502,15 +1499,17 @@ static void precheck_jobs(struct engine *g, struct eval_ctx *ectx)
 			json_array_append_new(res.cases, json_null());
 		res.import_ms = -1;
 		res.wall_ms = (monotonic_s() - t0) * 1e3;
-		(void)on_done(ectx, job, &res);
+		/* As sched_run() does: a result the store refused fails the run, the rest go on. */
+		if (on_done(ectx, job, &res) < 0 && !ret)
+			ret = -EIO;
 		result_release(&res);
 		json_decref(ans);
 	}
 	g->nr_jobs = kept;
 	precheck_free(pc);
 	json_decref(none);
+	return ret;
 }
-
 
 /* The jobs of both phases, each candidate stored as it ends (on_done). */
 static int run_jobs(struct engine *g)
@@ -1519,16 +1518,20 @@ static int run_jobs(struct engine *g)
 				.platform = g->platform, .harness = g->harness, .cmd = g->o->cmd,
 				.hooks = g->hooks, .ceil = g->ceil, .total = g->nr_checked,
 				.start_s = monotonic_s(), .so = &g->so};
-	int r;
+	int r, pre = 0;
 
 	if (!g->nr_jobs && !g->nr_prechecked)
 		return KGB_EXIT_OK;
 	ectx.phase = g->two_phase ? PHASE_CHECK : PHASE_ALL;
 	if (!g->o->prechecked)
-		precheck_jobs(g, &ectx);
+		pre = precheck_jobs(g, &ectx);
 	qsort(g->jobs, g->nr_jobs, sizeof(*g->jobs), by_check_cost);
 	strbuf_reset(&g->err);
 	r = g->nr_jobs ? sched_run(&g->so, g->jobs, g->nr_jobs, on_done, &ectx, &g->err) : 0;
+	if (r >= 0 && pre < 0) {
+		r = pre;
+		strbuf_addstr(&g->err, "storing a result failed");
+	}
 	if (r >= 0 && g->two_phase)
 		r = time_phase(g, &ectx);
 	g->out->env_failures = ectx.env_failures;
