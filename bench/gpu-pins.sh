@@ -2,7 +2,7 @@
 # The same tasks under several builds of kgb on one GPU machine, in one call: where a change
 # made checking slower or faster (per-task wall times and phases, compile included), measured
 # on the same card. Each build is a pin: out/pin-NAME.tar, a `git archive` of the commit plus
-# its build/kgb (bench/results/README.md). Each argument is one run:
+# its build/kgb (bench/make-pins.sh NAME=REV... builds them). Each argument is one run:
 #
 # KGB_PINS_PLATFORM=interpreter tries it on a CPU.
 #
