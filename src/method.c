@@ -347,25 +347,6 @@ char *method_render(const struct method *m, const struct task *t, const json_t *
 	return strbuf_detach(&sb, NULL);
 }
 
-/* Writes text to path through a temporary file and a rename: a reader never sees half. */
-static int write_file(const char *path, const char *text, struct strbuf *err)
-{
-	struct strbuf tmp = STRBUF_INIT;
-	FILE *f;
-	int r = 0;
-
-	strbuf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
-	f = fopen(tmp.buf, "w");
-	if (!f || fputs(text, f) == EOF || fclose(f) == EOF || rename(tmp.buf, path) < 0) {
-		r = -errno;
-		strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
-		if (f)
-			unlink(tmp.buf);
-	}
-	strbuf_release(&tmp);
-	return r;
-}
-
 char *method_write(const struct method *m, const struct task *t, const json_t *entries,
 		   struct strbuf *err)
 {
@@ -381,7 +362,7 @@ char *method_write(const struct method *m, const struct task *t, const json_t *e
 	strbuf_addf(&dir, "/%s.py", m->name);
 	if (strbuf_read_file(&old, dir.buf, METHOD_MAX_TABLE_BYTES) == 0 && !strcmp(old.buf, text))
 		path = strbuf_detach(&dir, NULL);
-	else if (write_file(dir.buf, text, err) == 0)
+	else if (write_file_atomic(dir.buf, text, 0644, err) == 0)
 		path = strbuf_detach(&dir, NULL);
 out:
 	free(text);

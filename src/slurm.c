@@ -475,29 +475,6 @@ int slurm_plan_load(const char *run_dir, struct slurm_plan *ret, struct strbuf *
 	return r;
 }
 
-/* Writes `text` to path through a temporary file and rename, so a reader never sees half. */
-static int write_atomic(const char *path, const char *text, unsigned mode, struct strbuf *err)
-{
-	struct strbuf tmp = STRBUF_INIT;
-	size_t len = strlen(text);
-	int fd, r = 0;
-
-	strbuf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd) < 0)
-		r = -errno;
-	if (fd >= 0 && close(fd) < 0 && !r)
-		r = -errno;
-	if (!r && rename(tmp.buf, path) < 0)
-		r = -errno;
-	if (r < 0) {
-		strbuf_addf(err, "cannot write '%s': %s", path, strerror(-r));
-		unlink(tmp.buf);
-	}
-	strbuf_release(&tmp);
-	return r;
-}
-
 int slurm_plan_reconcile(const struct slurm_plan *p, const char *run_dir, bool *ret_new,
 			 struct strbuf *err)
 {
@@ -520,9 +497,9 @@ int slurm_plan_reconcile(const struct slurm_plan *p, const char *run_dir, bool *
 		char *script = path_join(run_dir, "shard.sh");
 
 		strbuf_reset(err);
-		r = write_atomic(script, batch_script, 0755, err);
+		r = write_file_atomic(script, batch_script, 0755, err);
 		if (r == 0)
-			r = write_atomic(path, text, 0644, err);
+			r = write_file_atomic(path, text, 0644, err);
 		free(text);
 		free(path);
 		free(script);

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -200,4 +201,26 @@ double monotonic_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int write_file_atomic(const char *path, const char *text, unsigned mode, struct strbuf *err)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	size_t len = strlen(text);
+	int fd, r = 0;
+
+	strbuf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len || fsync(fd) < 0)
+		r = -errno;
+	if (fd >= 0 && close(fd) < 0 && !r)
+		r = -errno;
+	if (!r && rename(tmp.buf, path) < 0)
+		r = -errno;
+	if (r < 0) {
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(-r));
+		unlink(tmp.buf);
+	}
+	strbuf_release(&tmp);
+	return r;
 }

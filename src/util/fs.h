@@ -8,6 +8,8 @@
 
 #include "compiler.h"
 
+struct strbuf;
+
 char *path_join(const char *a, const char *b);
 bool path_is_dir(const char *path);
 bool path_is_file(const char *path);
@@ -34,6 +36,14 @@ int rm_stale_pid_dirs(const char *dir, const char *prefix, unsigned *ret_removed
 char *path_abs(const char *path);
 /* Whether the real path `real` is root_real or lies below it (both symlink-resolved). */
 bool path_within(const char *root_real, const char *real);
+
+/*
+ * Writes `text` to `path` (mode `mode` when created) through a temporary file beside it,
+ * fsync and rename: a reader sees the old file or the whole new one. -errno, with err saying
+ * which path, on failure (the temporary file is removed).
+ */
+int write_file_atomic(const char *path, const char *text, unsigned mode, struct strbuf *err)
+	KGB_WUR;
 
 /* Seconds on the monotonic clock, for durations and deadlines. */
 double monotonic_s(void);
