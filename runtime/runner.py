@@ -76,6 +76,7 @@ class Runner(TimingRequests):
         self.timed = None
         self.flush = None
         self.last_gap = []
+        self.gap_args = []
 
     # --- loading -------------------------------------------------------------------------
 
@@ -241,6 +242,8 @@ class Runner(TimingRequests):
                 self.time_calls(req)
             elif op == "time_last":
                 self.time_last()
+            elif op == "gap_ready":
+                self.gap_ready(req)
             elif op == "gap":
                 self.gap(req)
             elif op == "gap_output":

@@ -18,7 +18,7 @@ __all__ = ["TimingRequests"]
 
 
 class TimingRequests:
-    """time_prepare, time_calls, time_last, gap, gap_output; the state is set by Runner."""
+    """time_prepare, time_calls, time_last, gap_ready, gap, gap_output (Runner sets the state)."""
 
     chan: Channel
     device: torch.device
@@ -26,6 +26,7 @@ class TimingRequests:
     timed: Any  # runtime.timing._Timed of the case being timed
     flush: torch.Tensor | None
     last_gap: list[Any]
+    gap_args: list[tuple[BuiltArg, ...]]
 
     def _error(self, e: BaseException) -> dict[str, Any]:
         raise NotImplementedError
@@ -79,16 +80,30 @@ class TimingRequests:
     def time_last(self) -> None:
         self._reply({}, self.timed.out, self.timed.args)
 
+    def gap_ready(self, req: dict[str, Any]) -> None:
+        """Fresh copies of the inputs for the next req["n"] cross-check calls, made before the
+        judge starts its clock: the copies' allocations (a device allocation each while the
+        earlier calls' copies are kept, milliseconds on large inputs) are not the call's time,
+        and the judge's own measure of the clocked preparation makes none."""
+        n = max(0, min(int(req.get("n", 0)), 16))
+        try:
+            self.gap_args = [clone_args(self.timed.inputs) for _ in range(n)]
+            torch.cuda.synchronize()
+        except BaseException as e:
+            self.chan.send(dict(self._error(e), op="timed"))
+            return
+        self.chan.send({"op": "timed", "ok": True})
+
     def gap(self, req: dict[str, Any]) -> None:
-        """The event/wall cross-check's calls (runtime.timing.wall_gap), each on fresh copies
-        of the inputs with the first floating-point tensor shifted by noise drawn from the
-        judge's seeds: the judge clocks the whole request itself and checks an output it
-        chooses afterwards, so the calls cannot be skipped or answered ahead."""
+        """The event/wall cross-check's calls (runtime.timing.wall_gap), each on a copy of the
+        inputs (gap_ready's, else fresh) with the first floating-point tensor shifted by noise
+        drawn from the judge's seeds: the judge clocks the whole request itself and checks an
+        output it chooses afterwards, so the calls cannot be skipped or answered ahead."""
         seeds = [int(s) for s in (req.get("seeds") or [])][:16]
         evs, outs = [], []
         try:
             for s in seeds:
-                args = clone_args(self.timed.inputs)
+                args = self.gap_args.pop(0) if self.gap_args else clone_args(self.timed.inputs)
                 perturb(args, s)
                 assert self.flush is not None  # time_prepare made it, as it made self.timed
                 self.flush.zero_()
