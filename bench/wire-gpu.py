@@ -46,7 +46,7 @@ def send(way: str, src: torch.Tensor) -> int:
         fd = _memfd(n, True)
         host = torch.empty(n, dtype=torch.uint8, pin_memory=True)
         host.copy_(src)
-        view = memoryview(host.numpy()).cast("B")
+        view = host.numpy().data.cast("B")
         done = 0
         while done < n:
             done += os.pwrite(fd, view[done:], done)
