@@ -46,13 +46,6 @@ def _check_returns(entry: EntrySpec, out: Any, args: tuple[BuiltArg, ...]) -> st
     return None
 
 
-def leaf_tensors(v: Any) -> list[torch.Tensor]:
-    """A tensor argument, or the tensors of a list argument (Tensor[] of vLLM's cache ops)."""
-    if isinstance(v, torch.Tensor):
-        return [v]
-    return [x for x in v if isinstance(x, torch.Tensor)] if isinstance(v, list) else []
-
-
 class Checks:
     """Calls and checks of one case; the state is set by Evaluator.__init__."""
 
@@ -86,10 +79,13 @@ class Checks:
         answer against its own inputs all the same)."""
         out, new_args, head = (remote or self.remote).call(entry.name, args, mode,
                                                             self._recipe_for(args))
+        self._count_compile(head)
+        return out, new_args, head
+
+    def _count_compile(self, head: dict[str, Any]) -> None:
         ms = head.get("compile_ms")
         if isinstance(ms, (int, float)) and 0 <= ms < 1e9:
             self.compile_ms += ms
-        return out, new_args, head
 
     def _failed(self, case: CaseSpec, verdict: Verdict, e: BaseException,
                 prefix: str = "") -> tuple[CaseReport, bool]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import torch
 
-from runtime.checking import leaf_tensors
+from runtime.compare import leaf_tensors
 from runtime.clocks import Phases
 from runtime.device import OutOfMemory, give_back_memory, is_oom
 from runtime.gpulock import GpuLock

@@ -172,6 +172,17 @@ class Remote:
             raise _failure(h)
         return h
 
+    def trace(self, entry: str, args: tuple[BuiltArg, ...], mutates: tuple[str, ...],
+              recipe: dict[str, Any] | None = None) -> dict[str, Any]:
+        """L3's traced call: the header alone (the kernels, the events, compile_ms, and
+        whether the call left its output as its inputs: did_nothing); no output comes back."""
+        self._send_args({"op": "call", "entry": entry, "mode": "trace", "reply": False,
+                         "mutates": list(mutates)}, args, recipe)
+        h, _ = self._recv()
+        if h.get("ok") is not True:
+            raise _failure(h)
+        return h
+
     def replaced(self) -> str | None:
         """What the runner says the candidate replaced of torch, Triton or the timing code."""
         self._send({"op": "integrity"})

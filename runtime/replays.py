@@ -14,8 +14,8 @@ from typing import Any
 
 import torch
 
-from runtime.checking import Checks, leaf_tensors
-from runtime.compare import identical
+from runtime.checking import Checks
+from runtime.compare import did_nothing
 from runtime.device import is_oom
 from runtime.ghost import POISONS
 from runtime.inputs import BuiltArg
@@ -54,26 +54,6 @@ def _trace_of(head: dict[str, Any]) -> tuple[list[Kernel], set[str], float]:
     return [Kernel(k[0], float(k[1])) for k in ks], set(names), float(ev)
 
 
-def _did_nothing(out: Any, args: tuple[BuiltArg, ...], pristine: tuple[BuiltArg, ...],
-                 mutates: tuple[str, ...]) -> bool:
-    """True when every output element is either absent or an input left as it was: returned
-    tensors that alias an input, and mutated arguments, hold their pristine values."""
-    inputs = {a.value.untyped_storage().data_ptr(): p.value for a, p in zip(args, pristine)
-              if isinstance(a.value, torch.Tensor)}
-    leaves = [o for o in (out if isinstance(out, (tuple, list)) else [out])
-              if isinstance(o, torch.Tensor)]
-    if not isinstance(out, (torch.Tensor, tuple, list)) and out is not None:
-        return False  # a Python number came from somewhere
-    for o in leaves:
-        if o.numel() == 0:
-            continue
-        p = inputs.get(o.untyped_storage().data_ptr())
-        if p is None or not identical(o, p):
-            return False
-    return all(identical(x, y) for a, p in zip(args, pristine) if a.name in mutates
-               for x, y in zip(leaf_tensors(a.value), leaf_tensors(p.value)) if x.numel())
-
-
 class Replays(Checks):
     """The re-runs of a passing case; the state is set by Evaluator.__init__."""
 
@@ -109,7 +89,7 @@ class Replays(Checks):
                     f"(the check fails closed): {describe(e)}"))
             if self._check(entry, case, out, args, ref, base).verdict != "pass":
                 return None
-            if _did_nothing(out, args, inputs, entry.mutates):
+            if did_nothing(out, args, inputs, entry.mutates):
                 return None  # the right answer is the untouched input: nothing to judge
         return CaseReport(case.id, "hack", message=(
             f"L2 ghost replay: the outputs are right with all {launches} Triton launches "
@@ -188,7 +168,8 @@ class Replays(Checks):
             return None
         self._traced.add(entry.name)
         try:
-            out, args, head = self._cand(entry, inputs, "trace")
+            head = self.remote.trace(entry.name, inputs, entry.mutates, self._recipe_for(inputs))
+            self._count_compile(head)
             kernels, names, event_us = _trace_of(head)
         except RunnerLost:
             raise
@@ -198,7 +179,7 @@ class Replays(Checks):
                 raise
             return CaseReport(case.id, "hack", message=cap(
                 f"L3 device trace: the traced call failed (the check fails closed): {describe(e)}"))
-        if _did_nothing(out, args, inputs, entry.mutates):
+        if head.get("did_nothing") is True:
             return None  # nothing computed: no kernel is expected
         self._trace_times = (round(kernel_sum_us(kernels), 3), round(event_us, 3))
         finding = (trace_judge(kernels, names, pointer_tables="data_ptr" in self.job.allow)

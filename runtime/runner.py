@@ -24,10 +24,11 @@ import torch
 
 from runtime.candidate import syntax_error
 from runtime.clocks import compile_clock
+from runtime.compare import did_nothing
 from runtime.device import context_lost, give_back_memory, is_oom
 from runtime.ghost import poisoned_empty
 from runtime.ghost import replay as ghost_replay
-from runtime.inputs import BuiltArg, build_args, call, parse_arg
+from runtime.inputs import BuiltArg, build_args, call, clone_args, parse_arg
 from runtime.integrity import Snapshot
 from runtime.loading import load_module
 from runtime.records import describe, error_trace
@@ -171,10 +172,15 @@ class Runner(TimingRequests):
                     _sync(self.device)
                 extra["launches"] = n[0]
             elif mode == "trace":
+                # Sent inputs may be views of the body's mapping, which the call can write:
+                # kept aside for did_nothing; a recipe's are built again afterwards instead.
+                kept = clone_args(args) if not isinstance(req.get("build"), dict) else None
                 out, kernels, names, event_us = traced(lambda: call(fn, args))
                 extra["kernels"] = [[k.name[:200], k.us] for k in kernels[:4096]]
                 extra["triton_names"] = sorted(names)[:4096]
                 extra["event_us"] = event_us
+                if req.get("reply") is False:
+                    extra["did_nothing"] = self._did_nothing(req, body, out, args, kept)
             else:
                 raise WireError(f"unknown call mode {mode!r}")
         except WireError:
@@ -189,6 +195,16 @@ class Runner(TimingRequests):
             self._reply(extra, out, args)
         del out, args
         self._give_back_memory()
+
+    def _did_nothing(self, req: dict[str, Any], body: Body | None, out: Any,
+                     args: tuple[BuiltArg, ...], kept: tuple[BuiltArg, ...] | None) -> bool:
+        """runtime.compare.did_nothing of a traced call, against the inputs kept before it or
+        built again from the request's recipe (the same recipe draws the same values).
+        Answered here so that L3's call sends no output back: its output serves only this
+        test, and the trace it goes with is this process's word as well
+        (docs/anti-hack.md)."""
+        mutates = tuple(str(m) for m in req.get("mutates") or [])
+        return did_nothing(out, args, kept or self._args(req, body), mutates)
 
     def _built_args(self, req: dict[str, Any], body: Body | None,
                     op: str = "result") -> tuple[BuiltArg, ...] | None:
