@@ -78,6 +78,7 @@ class Runner(TimingRequests):
         self.flush = None
         self.last_gap = []
         self.gap_args = []
+        self.gap_factors = None
 
     # --- loading -------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ import torch
 
 from runtime.inputs import BuiltArg, call, clone_args
 from runtime.timing import (TimingError, _elapsed, _round, _sleep_rate, _Timed, flush_buffer,
-                            perturb)
+                            perturb, perturb_factors)
 from runtime.wire import Body, Channel
 
 __all__ = ["TimingRequests"]
@@ -27,6 +27,7 @@ class TimingRequests:
     flush: torch.Tensor | None
     last_gap: list[Any]
     gap_args: list[tuple[BuiltArg, ...]]
+    gap_factors: torch.Tensor | None
 
     def _error(self, e: BaseException) -> dict[str, Any]:
         raise NotImplementedError
@@ -81,13 +82,14 @@ class TimingRequests:
         self._reply({}, self.timed.out, self.timed.args)
 
     def gap_ready(self, req: dict[str, Any]) -> None:
-        """Fresh copies of the inputs for the next req["n"] cross-check calls, made before the
-        judge starts its clock: the copies' allocations (a device allocation each while the
-        earlier calls' copies are kept, milliseconds on large inputs) are not the call's time,
-        and the judge's own measure of the clocked preparation makes none."""
+        """Fresh copies of the inputs for the next req["n"] cross-check calls, and the buffer
+        of perturb's factors, made before the judge starts its clock: their allocations (a
+        fresh device allocation each while the earlier calls' copies are kept) are not the
+        call's time, and the judge's own measure of the clocked preparation makes none."""
         n = max(0, min(int(req.get("n", 0)), 16))
         try:
             self.gap_args = [clone_args(self.timed.inputs) for _ in range(n)]
+            self.gap_factors = perturb_factors(self.timed.inputs)
             torch.cuda.synchronize()
         except BaseException as e:
             self.chan.send(dict(self._error(e), op="timed"))
@@ -104,7 +106,7 @@ class TimingRequests:
         try:
             for s in seeds:
                 args = self.gap_args.pop(0) if self.gap_args else clone_args(self.timed.inputs)
-                perturb(args, s)
+                perturb(args, s, self.gap_factors)
                 assert self.flush is not None  # time_prepare made it, as it made self.timed
                 self.flush.zero_()
                 torch.cuda.synchronize()

@@ -39,7 +39,7 @@ import torch
 from runtime.inputs import BuiltArg, call, clone_args, restore_args, strip_bits
 
 __all__ = ["GAP_CALLS", "METHODS", "Timing", "TimingError", "bound_judge", "flush_buffer",
-           "gap_judge", "hold_for", "perturb", "remote_wall_gap", "time_case",
+           "gap_judge", "hold_for", "perturb", "perturb_factors", "remote_wall_gap", "time_case",
            "time_case_remote", "speedup_ci", "wall_gap"]
 
 METHODS = ("events", "cuda_graph")
@@ -355,21 +355,39 @@ _BLOCK = 5
 _BOUND_MARGIN_MS = 0.3
 
 
-def perturb(args: Sequence[BuiltArg], seed: int) -> None:
+def _perturbed(args: Sequence[BuiltArg]) -> torch.Tensor | None:
+    """The tensor perturb() scales, as stored; None when there is none."""
+    for a in args:
+        v = a.value
+        if isinstance(v, torch.Tensor) and v.is_floating_point() and v.numel():
+            return strip_bits(v)[0]
+    return None
+
+
+def perturb_factors(args: Sequence[BuiltArg]) -> torch.Tensor | None:
+    """A buffer for perturb()'s factors over `args`, made before a clock starts."""
+    t = _perturbed(args)
+    return None if t is None else torch.empty(t.shape, dtype=torch.float32, device=t.device)
+
+
+def perturb(args: Sequence[BuiltArg], seed: int, factors: torch.Tensor | None = None) -> None:
     """Scales each element of the first floating-point tensor argument by its own factor in
     [1, 1.01), drawn on its device from `seed`: the inputs of the event/wall cross-check's
     calls, which the runner learns only when the judge's clock runs. Per-element factors keep
     signs and domains, and no shortcut from an earlier answer exists (a matrix product of a
-    rescaled operand is a new product)."""
-    for a in args:
-        v = a.value
-        if isinstance(v, torch.Tensor) and v.is_floating_point() and v.numel():
-            t = strip_bits(v)[0]
-            g = torch.Generator(device=t.device)
-            g.manual_seed(seed)
-            f = torch.rand(t.shape, generator=g, device=t.device, dtype=torch.float32)
-            t.mul_((1 + f / 100).to(t.dtype))
-            return
+    rescaled operand is a new product). With `factors` (perturb_factors) nothing is allocated:
+    inside the judge's clock a fresh device allocation costs the runner what the judge's own
+    measure of the same work, whose blocks are cached, does not (runtime.timing
+    remote_wall_gap). The values are the same either way."""
+    t = _perturbed(args)
+    if t is None:
+        return
+    g = torch.Generator(device=t.device)
+    g.manual_seed(seed)
+    if factors is None or factors.shape != t.shape or factors.device != t.device:
+        factors = torch.empty(t.shape, dtype=torch.float32, device=t.device)
+    torch.rand(t.shape, generator=g, out=factors)
+    t.mul_(factors.div_(100).add_(1))
 
 
 def time_case_remote(remote: Any, entry: str, base: Callable[..., Any],
@@ -456,10 +474,11 @@ def remote_wall_gap(remote: Any, inputs: Sequence[BuiltArg], flush: torch.Tensor
     rtt = min(remote.ping_s() for _ in range(3))
     remote.timing({"op": "gap_ready", "n": len(seeds)})
     args = clone_args(inputs)
+    factors = perturb_factors(args)
     preps = []
     for s in (seeds[0],) + tuple(seeds):  # the first, again, to load what it loads
         t0 = time.perf_counter()
-        perturb(args, s)
+        perturb(args, s, factors)
         flush.zero_()
         torch.cuda.synchronize()
         preps.append(time.perf_counter() - t0)

@@ -316,7 +316,8 @@ class _Files:
                 fd = os.memfd_create("kgb-wire", os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
                 self.fds.append(fd)
                 # Pages allocated in one call and mapped up front (MAP_POPULATE below), not
-                # one fault per 4 KiB page inside the device copy.
+                # one fault per 4 KiB page inside the device copy: 1 GiB from an H100 in
+                # 827 ms, 1053 ms so (bench/results/h100-2026-12-07c/wire.txt).
                 if length:
                     os.posix_fallocate(fd, 0, length)
             self._write(0, memoryview(body), self.places[0])
@@ -365,8 +366,9 @@ def _mapped(fd: int, size: int) -> mmap.mmap | None:
         raise WireError("a body file that is not a sealed memfd")
     if not size:
         return None
-    return mmap.mmap(fd, size, mmap.MAP_PRIVATE | mmap.MAP_POPULATE,
-                     mmap.PROT_READ | mmap.PROT_WRITE)
+    # Not MAP_POPULATE: on a private writable mapping it copies every page up front (1 GiB
+    # onto an H100 took 680 ms so, 227 ms without: bench/results/h100-2026-12-07c/wire.txt).
+    return mmap.mmap(fd, size, mmap.MAP_PRIVATE, mmap.PROT_READ | mmap.PROT_WRITE)
 
 
 class Channel:
