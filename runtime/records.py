@@ -72,6 +72,9 @@ class CaseReport:
     baseline: str | None = None  # what a timed case's speedup is over (Evaluator._baseline_fn)
     wall_ms: float | None = None  # event/wall cross-check (runtime.timing.wall_gap): medians
     wall_event_ms: float | None = None
+    # Its parts (runtime.timing.remote_wall_gap): each request's wall and each of the judge's
+    # preparations, the round trip, each event time, ms.
+    gap_parts: dict[str, Any] | None = None
     # L3's traced call (runtime.trace.traced): the device activities' summed time and the
     # elapsed time of events around the call on its stream (judged: runtime.trace.sum_judge).
     trace_kernel_us: float | None = None

@@ -140,12 +140,12 @@ class TimedCases(Checks):
         self._phases.mark("check")
         if report.verdict != "pass" or timing is None or gap is None:
             return replace(report, timing=note), lost
-        wall_ms, event_ms = gap
+        wall_ms, event_ms, parts = gap
         finding = (gap_judge(wall_ms, event_ms)
                    or bound_judge(timing.cand_ms, wall_ms, timing.hold_ms))
         if finding:
             return CaseReport(case.id, "hack", message=cap(finding), wall_ms=wall_ms,
-                              wall_event_ms=event_ms), False
+                              wall_event_ms=event_ms, gap_parts=parts), False
         return replace(report, time_base_ms=timing.base_ms, time_cand_ms=timing.cand_ms,
                        time_base_iqr_ms=timing.base_iqr_ms, time_cand_iqr_ms=timing.cand_iqr_ms,
                        speedup=timing.speedup, timed_output_ok=True,
@@ -155,7 +155,7 @@ class TimedCases(Checks):
                        base_hold_ms=timing.base_hold_ms,
                        cand_calls=1 + timing.warmup + timing.rounds + GAP_CALLS,
                        base_calls=1 + timing.warmup + timing.rounds,
-                       wall_ms=wall_ms, wall_event_ms=event_ms), False
+                       wall_ms=wall_ms, wall_event_ms=event_ms, gap_parts=parts), False
 
     def _check_gap_call(self, entry: EntrySpec, case: CaseSpec, ref_fn: Any,
                         inputs: tuple[BuiltArg, ...], seeds: list[int],

@@ -457,7 +457,7 @@ def _floats_of(v: Any, n: int) -> list[float]:
 
 
 def remote_wall_gap(remote: Any, inputs: Sequence[BuiltArg], flush: torch.Tensor,
-                    seeds: Sequence[int]) -> tuple[float, float]:
+                    seeds: Sequence[int]) -> tuple[float, float, dict[str, Any]]:
     """The event/wall cross-check across the trust boundary. The runner makes one synchronised
     call per seed, a request of its own, on a copy of the inputs (made beforehand, gap_ready)
     perturbed by the seed (perturb), timing it with events; the judge clocks each request
@@ -469,8 +469,9 @@ def remote_wall_gap(remote: Any, inputs: Sequence[BuiltArg], flush: torch.Tensor
     (bench/results/h100-2026-12-07b). Medians, so that what either process does once (the
     first perturbation loads its kernels: 3.6 ms of the H200 run's first request,
     bench/results/h200-2026-12-05) is left out. Returns (the judge's wall ms per call, the
-    runner's event median). The caller checks one output of its choice afterwards
-    (gap_output)."""
+    runner's event median, and the parts: each request's wall, each preparation's, the round
+    trip and each event time, in ms, kept in the case's record so that a finding can be taken
+    apart afterwards). The caller checks one output of its choice afterwards (gap_output)."""
     rtt = min(remote.ping_s() for _ in range(3))
     remote.timing({"op": "gap_ready", "n": len(seeds)})
     args = clone_args(inputs)
@@ -490,7 +491,10 @@ def remote_wall_gap(remote: Any, inputs: Sequence[BuiltArg], flush: torch.Tensor
         walls.append(time.perf_counter() - t0)
         evs += _floats_of(r.get("ms"), 1)
     per_call = max(float(np.median(walls)) - float(np.median(preps[1:])) - rtt, 0.0) * 1e3
-    return per_call, float(np.median(evs))
+    parts = {"walls": [round(w * 1e3, 4) for w in walls],
+             "preps": [round(p * 1e3, 4) for p in preps], "rtt": round(rtt * 1e3, 4),
+             "events": [round(e, 4) for e in evs]}
+    return per_call, float(np.median(evs)), parts
 
 
 def bound_judge(cand_ms: float, wall_ms: float, hold_ms: float) -> str | None:

@@ -108,7 +108,7 @@ class FakeGpu:
                        cand_all=tuple(t * self.cand_ms / 2 for t in times)), last["base"])
 
     def wall_gap(self, remote: LocalRemote, inputs: Any, flush: Any,
-                 seeds: list[int]) -> tuple[float, float]:
+                 seeds: list[int]) -> tuple[float, float, dict[str, Any]]:
         remote.gap = []
         for sd in seeds:
             args = clone_args(inputs)
@@ -116,7 +116,7 @@ class FakeGpu:
             out, args, _ = remote.call("double", args)
             remote.gap.append(TimedCall(out, args))
             self.timed.append("gap")
-        return self.wall_ms, self.wall_ms
+        return self.wall_ms, self.wall_ms, {"walls": [self.wall_ms] * len(seeds)}
 
 
 def evaluate(candidate: types.ModuleType, baseline: types.ModuleType | None = None,
@@ -255,7 +255,9 @@ def test_a_reported_time_the_judges_clock_does_not_allow_is_a_hack(
     r = evaluate(module(double=Counting()))
     assert r.verdict == "hack" and r.speedup is None
     assert r.message and r.message.startswith("timing bound:")
+    assert r.gap_parts == {"walls": [1.0] * timing.GAP_CALLS}  # the finding's parts, kept
     FakeGpu(monkeypatch, cand_ms=0.01, wall_ms=0.25)
-    assert evaluate(module(double=Counting())).verdict == "pass"
+    r = evaluate(module(double=Counting()))
+    assert r.verdict == "pass" and r.gap_parts == {"walls": [0.25] * timing.GAP_CALLS}
     FakeGpu(monkeypatch, cand_ms=0.01, wall_ms=1.0, hold_ms=1.0)
     assert evaluate(module(double=Counting())).verdict == "pass"
