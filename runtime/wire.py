@@ -281,10 +281,8 @@ class _Files:
     receiver checks the seals and reads the bytes in place, from a private mapping. A sealed
     memfd can neither change nor shrink, so what the receiver maps is what it judges (no later
     write reaches it) and no access faults (a shrunk file would raise SIGBUS in the judge).
-    Against the pwrite/pread of before, a GPU tensor saves a host copy on each side (it is
-    copied from the device straight into the mapping, and to the device straight from it);
-    host tensors cost the same (512 MiB on the 2-core CPU machine: send 0.2 s, receive
-    0.35 s, both ways)."""
+    A GPU tensor is copied to the device straight from the receiver's mapping; the sender
+    stages it through pinned host memory (_write_staged)."""
 
     def __init__(self, sizes: list[int]) -> None:
         self.fds: list[int] = []
@@ -308,8 +306,9 @@ class _Files:
     def fill(self, body: bytes, raws: list[torch.Tensor]) -> None:
         """Create, fill and seal the files: `body` and `raws` (uint8 views of whole storages,
         on any device) in the order of the sizes given. Bytes in host memory are written
-        (pwrite); a device's are copied straight into a mapping of the file, the one copy
-        they need."""
+        (pwrite); a device's go through this process's pinned staging buffer in chunks
+        (_write_staged), or where it has none, are copied straight into a mapping of the
+        file."""
         maps: dict[int, mmap.mmap] = {}
         try:
             for length in self.lengths:
@@ -327,9 +326,12 @@ class _Files:
                     # protocol of an ndarray only from Python 3.12 on.
                     self._write(0, raw.numpy().data.cast("B"), pieces)
                     continue
+                stage = _staging()
                 at = 0
                 for i, off, n in pieces:
-                    if n:
+                    if n and stage is not None:
+                        _write_staged(self.fds[i], off, raw[at:at + n], stage)
+                    elif n:
                         if i not in maps:
                             maps[i] = mmap.mmap(self.fds[i], self.lengths[i],
                                                 mmap.MAP_SHARED | mmap.MAP_POPULATE)
@@ -353,6 +355,41 @@ class _Files:
     def close(self) -> None:
         for fd in self.fds:
             os.close(fd)
+
+
+# A device's bytes cross to a memfd fastest through pinned host memory: on an H100, 1 GiB took
+# 597 ms through a pinned buffer allocated for it and then pwrite, against 827 ms copied
+# straight into the file's mapping (bench/results/h100-2026-12-07c/wire.txt, `staged`
+# against `populate`). One buffer of _STAGE_BYTES per process, made at its first device body
+# and kept, so that no message pays the pinned allocation (bench/wire-gpu.py `reused`
+# measures this way).
+_STAGE_BYTES = 32 << 20
+_stage: list[torch.Tensor | None] = []  # [] not tried yet; [None] pinned memory refused
+
+
+def _staging() -> torch.Tensor | None:
+    """This process's pinned staging buffer, or None where pinned memory is refused."""
+    if not _stage:
+        try:
+            _stage.append(torch.empty(_STAGE_BYTES, dtype=torch.uint8, pin_memory=True))
+        except RuntimeError:
+            _stage.append(None)
+    return _stage[0]
+
+
+def _write_staged(fd: int, at: int, src: torch.Tensor, stage: torch.Tensor) -> None:
+    """src's bytes (uint8, one dimension, any device) into the file at `at`, through `stage`
+    (host memory) one chunk of stage's size at a time."""
+    n, done = src.numel(), 0
+    while done < n:
+        k = min(stage.numel(), n - done)
+        chunk = stage[:k]
+        chunk.copy_(src[done:done + k])
+        view = chunk.numpy().data.cast("B")
+        w = 0
+        while w < k:
+            w += os.pwrite(fd, view[w:], at + done + w)
+        done += k
 
 
 def _mapped(fd: int, size: int) -> mmap.mmap | None:

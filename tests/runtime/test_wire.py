@@ -104,3 +104,17 @@ def test_regular_file_is_refused(tmp_path: "os.PathLike[str]") -> None:
     os.close(fd)
     with pytest.raises(WireError, match="sealed"):
         rx.recv()
+
+
+def test_staged_write_crosses_chunk_edges() -> None:
+    """runtime.wire._write_staged (a device's bytes through the pinned staging buffer; here a
+    host tensor and a 7-byte stage): every byte lands at its offset, chunk edges included."""
+    src = torch.arange(100, dtype=torch.uint8) * 3
+    fd = os.memfd_create("t", 0)
+    try:
+        os.ftruncate(fd, 130)
+        wire._write_staged(fd, 30, src[1:], torch.empty(7, dtype=torch.uint8))
+        got = os.pread(fd, 130, 0)
+    finally:
+        os.close(fd)
+    assert got[:30] == bytes(30) and got[30:129] == bytes(src[1:].tolist()) and got[129] == 0
