@@ -35,7 +35,8 @@ static void usage(void)
 	       "  --platform P   platform of --deep: a profile (kgb platforms) or a runtime, whose\n"
 	       "                 default profile it means (default interpreter); its cases and\n"
 	       "                 tolerances are eval's there, a task with none is not checked\n"
-	       "  -j, --jobs N   worker slots for --deep (default: CPU cores)\n"
+	       "  -j, --jobs N   worker slots for --deep (default: eval's, one per CPU core; on cuda\n"
+	       "                 at most 8 per GPU and one per 10 GiB of its memory)\n"
 	       "  --timeout SEC  per job of --deep (default 300)\n"
 	       "  --json         one {\"schema\": \"kgb.lint.v1\", \"finding\": ...} object per problem,\n"
 	       "                 and with --deep one kgb.lint.deep.v1 object per task\n");
@@ -240,8 +241,6 @@ int cmd_lint(int argc, char **argv, struct kgb_ctx *ctx)
 		dopts.root = ctx->root;
 		dopts.tasks_dir = ctx->tasks_dir;
 		dopts.python = python;
-		if (!dopts.slots)
-			dopts.slots = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 		if (deep_check(&dopts, selected, nr_selected, res, &err) < 0) {
 			fprintf(stderr, "kgb lint: %s\n", err.buf);
 			for (size_t i = 0; i < nr_selected; i++)

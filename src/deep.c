@@ -170,6 +170,9 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	struct kgb_sandbox_view view;
 	const char *tmp = getenv("TMPDIR"), *platform = o->profile->runtime;
 	struct sched_opts so = {0};
+	char **slot_dev = NULL;
+	json_t *probe = NULL;
+	unsigned slots, ngpu;
 	int r = 0;
 
 	while (catalog_mutants[nm])
@@ -229,6 +232,20 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 			njobs++;
 		}
 	}
+	/* eval's slots and, on cuda, its GPU per slot (the probe: how many, how much memory). */
+	if (!strcmp(platform, "cuda")) {
+		r = platform_probe(o->root, o->python, &probe, err);
+		if (r == 0 && strcmp(platform_detect(probe), "cuda")) {
+			strbuf_addstr(err, "platform cuda: the probe sees no CUDA device");
+			r = -ENODEV;
+		}
+	}
+	if (r == 0)
+		r = platform_check_slots(platform, probe, o->slots, getenv("CUDA_VISIBLE_DEVICES"),
+					 &slots, &ngpu, &slot_dev, err);
+	json_decref(probe);
+	if (r < 0)
+		goto out;
 	tmp = tmp && *tmp ? tmp : "/tmp";
 	/* Scratch roots of kgb processes killed with -9 go first. */
 	rm_stale_pid_dirs(tmp, "kgb-", NULL);
@@ -241,8 +258,9 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	}
 	strbuf_reset(&scratch);
 	strbuf_addf(&scratch, "%s/kgb-lint-%ld", tmp, (long)getpid());
-	env = platform_worker_env(o->root, platform, o->slots, pycache);
-	so.slots = o->slots;
+	env = platform_worker_env(o->root, platform, slots, pycache);
+	so.slots = slots;
+	so.slot_devices = (const char *const *)slot_dev;
 	so.timeout_s = o->timeout_s;
 	/* The workers eval starts, in the same view: the catalog hidden from the runner. */
 	platform_worker_argv(&argv, o->python, platform);
@@ -259,7 +277,7 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	 * (auto: what this machine allows; lint does not print what it lacks).
 	 */
 	so.box = sandbox_new(SANDBOX_AUTO);
-	sched_default_limits(&so.limits, platform, o->timeout_s, o->slots);
+	sched_default_limits(&so.limits, platform, o->timeout_s, slots);
 	r = sched_run(&so, jobs, njobs, on_done, NULL, err);
 	sandbox_free(so.box);
 	kgb_sandbox_view_release(&view);
@@ -267,6 +285,7 @@ int deep_check(const struct deep_opts *o, const struct task *const *tasks, size_
 	strv_free(env);
 	free(pycache);
 out:
+	sched_slot_devices_free(slot_dev);
 	for (size_t i = 0; i < njobs; i++)
 		free(djobs[i].line);
 	for (size_t i = 0; i < nr; i++)

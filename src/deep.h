@@ -56,7 +56,7 @@ struct deep_opts {
 	const char *tasks_dir; /* the catalog: hidden from the candidate's runner */
 	const char *python;
 	const struct profile *profile; /* the platform: its runtime, what it drops, tolerances */
-	unsigned slots;
+	unsigned slots; /* checking slots; 0: eval's default (platform_check_slots) */
 	double timeout_s;
 };
 

@@ -40,17 +40,6 @@
 #include "util/xalloc.h"
 #include "verdict.h"
 
-/* Default checking workers per GPU on a timing platform (each holds a context and its inputs). */
-#define EVAL_CHECK_SLOTS_PER_GPU 8u
-/*
- * And at most one per this much device memory: a slot is three CUDA processes (judge, runner,
- * replay runner) of about 0.6 GiB of context each, and the largest cases have 1 GiB inputs,
- * which the judge holds twice (pristine and passed) beside the reference's output while a
- * runner holds its copy and the candidate's output (measured on an 80 GiB H100,
- * 2026-12-06, git log). An 80 GiB card gets 7 slots, a 141 GiB H200 8.
- */
-#define EVAL_CHECK_SLOT_DEVICE_BYTES (10ull << 30)
-
 /*
  * Default timing workers per GPU (--timing-jobs). They share the GPU through its lock
  * (runtime/gpulock.py): the timed rounds run alone on it, while the other workers start,
@@ -996,28 +985,9 @@ static int fail(struct engine *g, int exit_code)
  * The platform: the workers' Python, the harness version, the profile (named or detected by
  * probing torch), and the checking slots and their devices.
  */
-/*
- * Checking slots on CUDA: one per core (compilation is CPU-bound), at most
- * EVAL_CHECK_SLOTS_PER_GPU per GPU and one per EVAL_CHECK_SLOT_DEVICE_BYTES of its memory (the
- * probe's total_mem_bytes, of device 0: the GPUs of one host are alike), so that the workers'
- * contexts and inputs fit in device memory.
- */
-static unsigned default_cuda_slots(json_t *probe, unsigned ngpu, unsigned ncpu)
-{
-	json_int_t mem = json_integer_value(json_object_get(probe, "total_mem_bytes"));
-	unsigned per_gpu = EVAL_CHECK_SLOTS_PER_GPU;
-
-	if (mem > 0 && (unsigned long long)mem / EVAL_CHECK_SLOT_DEVICE_BYTES < per_gpu)
-		per_gpu = (unsigned)((unsigned long long)mem / EVAL_CHECK_SLOT_DEVICE_BYTES);
-	if (!per_gpu)
-		per_gpu = 1;
-	return ncpu < per_gpu * ngpu ? ncpu : per_gpu * ngpu;
-}
-
 static int setup_platform(struct engine *g)
 {
 	struct eval_opts *o = g->o;
-	unsigned ncpu;
 	int ret;
 
 	g->python = o->python ? xstrdup(o->python) : platform_python(g->kctx->root);
@@ -1062,27 +1032,10 @@ static int setup_platform(struct engine *g)
 	}
 	g->heldout_harness = xmalloc(strlen(g->harness) + 16);
 	snprintf(g->heldout_harness, strlen(g->harness) + 16, "%s+heldout", g->harness);
-	ncpu = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
-	if (!strcmp(g->platform, "cuda"))
-		g->ngpu = (unsigned)json_integer_value(json_object_get(g->probe, "device_count"));
-	if (!g->ngpu)
-		g->ngpu = 1;
-	/* Checking slots (default_cuda_slots); the timing phase's are set in time_phase(). */
-	if (o->slots)
-		g->slots = o->slots;
-	else if (!strcmp(g->platform, "cuda"))
-		g->slots = default_cuda_slots(g->probe, g->ngpu, ncpu);
-	else
-		g->slots = ncpu;
-	if (!g->slots)
-		g->slots = 1;
-	if (!strcmp(g->platform, "cuda")) {
-		/* Slots share the GPUs round-robin, so slots 0..ngpu-1 are one per GPU. */
-		g->slot_dev = sched_slot_devices(getenv("CUDA_VISIBLE_DEVICES"), g->ngpu, g->slots,
-						 &g->err);
-		if (!g->slot_dev)
-			return fail(g, KGB_EXIT_ENV);
-	}
+	/* Checking slots and their GPUs; the timing phase's are set in time_phase(). */
+	if (platform_check_slots(g->platform, g->probe, o->slots, getenv("CUDA_VISIBLE_DEVICES"),
+				 &g->slots, &g->ngpu, &g->slot_dev, &g->err) < 0)
+		return fail(g, KGB_EXIT_ENV);
 	return KGB_EXIT_OK;
 }
 

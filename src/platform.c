@@ -9,6 +9,7 @@
 
 #include "proc.h"
 #include "sandbox.h"
+#include "sched.h"
 #include "util/strbuf.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
@@ -275,4 +276,36 @@ const char *const *platform_dev_nodes(const char *platform)
 	static const char *const none[] = {NULL};
 
 	return platform && !strcmp(platform, "cuda") ? cuda_dev_nodes : none;
+}
+
+int platform_check_slots(const char *platform, json_t *probe, unsigned requested,
+			 const char *visible, unsigned *slots, unsigned *ngpu, char ***slot_dev,
+			 struct strbuf *err)
+{
+	unsigned ncpu = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	bool cuda = !strcmp(platform, "cuda");
+
+	*ngpu = cuda ? (unsigned)json_integer_value(json_object_get(probe, "device_count")) : 0;
+	if (!*ngpu)
+		*ngpu = 1;
+	*slots = requested ? requested : ncpu;
+	if (!requested && cuda) {
+		json_int_t mem = json_integer_value(json_object_get(probe, "total_mem_bytes"));
+		unsigned long long per_gpu = PLATFORM_CHECK_SLOTS_PER_GPU;
+
+		if (mem > 0 && (unsigned long long)mem / PLATFORM_CHECK_SLOT_DEVICE_BYTES < per_gpu)
+			per_gpu = (unsigned long long)mem / PLATFORM_CHECK_SLOT_DEVICE_BYTES;
+		if (!per_gpu)
+			per_gpu = 1;
+		if (per_gpu * *ngpu < *slots)
+			*slots = (unsigned)(per_gpu * *ngpu);
+	}
+	if (!*slots)
+		*slots = 1;
+	*slot_dev = NULL;
+	if (!cuda)
+		return 0;
+	/* Slots share the GPUs round-robin, so slots 0..ngpu-1 are one per GPU. */
+	*slot_dev = sched_slot_devices(visible, *ngpu, *slots, err);
+	return *slot_dev ? 0 : -EINVAL;
 }

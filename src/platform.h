@@ -77,6 +77,28 @@ struct platform_worker_argv {
 };
 void platform_worker_argv(struct platform_worker_argv *a, const char *python,
 			  const char *platform);
+/*
+ * The checking slots of a run on `platform` and their devices, shared by eval and lint --deep:
+ * `requested` when non-zero; else on cuda one per core (compilation is CPU-bound), at most
+ * PLATFORM_CHECK_SLOTS_PER_GPU per GPU and one per PLATFORM_CHECK_SLOT_DEVICE_BYTES of its
+ * memory (the probe's total_mem_bytes, of device 0: the GPUs of one host are alike), so that
+ * the workers' contexts and inputs fit; elsewhere one per core. On cuda *ngpu is the probe's
+ * device_count (at least 1) and *slot_dev each slot's CUDA_VISIBLE_DEVICES, round-robin over
+ * `visible` (sched_slot_devices: free with sched_slot_devices_free); elsewhere *ngpu is 1 and
+ * *slot_dev NULL. -EINVAL (message in err) when `visible` lists fewer GPUs than the probe saw.
+ */
+#define PLATFORM_CHECK_SLOTS_PER_GPU 8u
+/*
+ * A slot is three CUDA processes (judge, runner, replay runner) of about 0.6 GiB of context
+ * each, and the largest cases have 1 GiB inputs, which the judge holds twice (pristine and
+ * passed) beside the reference's output while a runner holds its copy and the candidate's
+ * output (measured on an 80 GiB H100, 2026-12-06, git log). An 80 GiB card gets 7 slots, a
+ * 141 GiB H200 8.
+ */
+#define PLATFORM_CHECK_SLOT_DEVICE_BYTES (10ull << 30)
+int platform_check_slots(const char *platform, json_t *probe, unsigned requested,
+			 const char *visible, unsigned *slots, unsigned *ngpu, char ***slot_dev,
+			 struct strbuf *err) KGB_WUR;
 /* Whether results on this platform carry timings (the interpreter's never do). */
 bool platform_times(const char *name);
 

@@ -79,4 +79,14 @@ test_expect_success 'a shipped solution run by lint --deep cannot see its task d
 	"$KGB" -vv --tasks "$TMP/peek" lint --deep --json >"$TMP/d3" 2>"$TMP/e3" &&
 	test "$(json_eval "$TMP/d3" "[r for r in recs if r.get(\"schema\") == \"kgb.lint.deep.v1\"][0][\"base\"]")" = pass
 '
+# On cuda, lint --deep takes eval's slots and a GPU per slot from the platform probe (src/platform.h
+# platform_check_slots, unit-tested in tests/unit/t-platform.c); where the probe sees no GPU it
+# stops with an environment error instead of starting workers that cannot run.
+test_expect_success 'lint --deep on cuda without a GPU: exit 4, the probe says why' '
+	if "$ROOT/.venv/bin/python" -m runtime.platform 2>/dev/null | grep -q "\"cuda\": true"; then
+		echo "a GPU is present: nothing to check here"; return 0
+	fi
+	expect_status 4 "$KGB" lint --deep --platform cuda add 2>"$TMP/e4" &&
+	grep -q "platform cuda: the probe sees no CUDA device" "$TMP/e4"
+'
 test_done
