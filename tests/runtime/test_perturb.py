@@ -41,3 +41,14 @@ def test_nothing_to_perturb() -> None:
     assert perturb_factors(args) is None
     perturb(args, 3)
     assert torch.equal(args[0].value, torch.arange(3))
+
+
+def test_output_bytes_counts_each_output_storage() -> None:
+    """runtime.runner_timing.output_bytes: what the runner makes room for in the allocator's
+    cache before the cross-check's calls (cache_blocks, CUDA only)."""
+    from runtime.runner_timing import output_bytes
+
+    a, b = torch.zeros(3, 4), torch.zeros(5, dtype=torch.float16)
+    assert output_bytes(a) == [48]
+    assert output_bytes((a, 2, b)) == [48, 10] and output_bytes([b[1:]]) == [10]
+    assert output_bytes(None) == [] and output_bytes(torch.zeros(0)) == [] and output_bytes(7) == []
