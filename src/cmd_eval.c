@@ -286,8 +286,8 @@ static int parse_args(int argc, char **argv, struct eval_cmd *cmd)
 	}
 	if (optind < argc)
 		return kgb_usage_error("eval", "unexpected argument '%s'", argv[optind]);
-	if (o->method && (o->solutions || cmd->sr.slurm))
-		return kgb_usage_error("eval", "--method: not with --solutions or --backend slurm");
+	if (o->method && o->solutions)
+		return kgb_usage_error("eval", "--method: not with --solutions");
 	return slurm_run_check_opts(&cmd->sr, "eval", o->force);
 }
 
@@ -310,6 +310,9 @@ static char **shard_eval_args(const struct eval_cmd *cmd)
 	}
 	if (o->source)
 		slurm_run_strv_pushf(&v, &n, "--source=%s", o->source);
+	/* Each shard writes its tasks' candidates from the table (the same files on any node). */
+	if (o->method)
+		slurm_run_strv_pushf(&v, &n, "--method=%s", o->method);
 	slurm_run_strv_pushf(&v, &n, "--seed=%llu", o->seed);
 	if (o->heldout)
 		slurm_run_strv_push(&v, &n, "--heldout");

@@ -105,6 +105,34 @@ test_expect_success 'kgb merge folds shards into a store that already has the lo
 	test "$(sqlite3 "$TMP/both.db" "select count(*) from runs")" = 2
 '
 
+# A method run (docs/methods.md) through Slurm: the shard writes its task's candidate from the
+# method's table and judges it; the merged run is Liger-Kernel's pass of aten/embedding, as in
+# t0136 (its grid cut to 8 cases).
+test_expect_success 'kgb eval --method through Slurm: the shard writes and judges the candidate' '
+	mkdir -p "$TMP/mcat/aten" && cp -r "$ROOT/tasks/aten/embedding" "$TMP/mcat/aten/" &&
+	"$ROOT/.venv/bin/python" - "$TMP/mcat/aten/embedding/task.json" <<-PY &&
+	import json, sys
+	t = json.load(open(sys.argv[1]))
+	keep = {"dtype": ["float32", "float16"], "layout": ["contiguous", "transposed"],
+	        "index_dtype": ["int64"]}
+	for axes in [t.get("axes") or {}] + [e.get("axes") or {} for e in t["entries"]]:
+	    for k, v in axes.items():
+	        axes[k] = keep.get(k, v[:2])
+	json.dump(t, open(sys.argv[1], "w"), indent=1)
+	PY
+	msub() {
+		"$KGB" --tasks "$TMP/mcat" eval --backend slurm --platform interpreter \
+			--partition debug --shards 1 -j 2 --time 20 --run-dir "$TMP/mrun" \
+			--store "$TMP/method.db" --method liger "$@"
+	} &&
+	msub >/dev/null 2>"$TMP/msub.err" &&
+	grep -q "submitted 1 shard (0) of platform .interpreter." "$TMP/msub.err" &&
+	grep -q -- "--method=liger" "$TMP/mrun/plan.json" &&
+	RUN=$TMP/mrun wait_status 150 "recs[-1][\"complete\"]" &&
+	msub --json >"$TMP/mfinal.json" 2>"$TMP/mfinal.err" &&
+	test "$(json_eval "$TMP/mfinal.json" "\" \".join(str(r[k]) for r in recs[:-1] for k in (\"task\", \"sample\", \"verdict\", \"cases_passed\"))")" = "embedding liger pass 8"
+'
+
 # Two platforms, one partition each: one array job per platform, in its partition. This machine
 # has no GPU, so the cuda shard fails (its kgb says torch sees no CUDA device) and is shown so.
 test_expect_success 'a multi-platform run: one array job per platform, each in its partition' '
