@@ -11,6 +11,8 @@
 #              needs), the pin's report in NAME.../pysample.txt
 #     warm     keep the Triton cache of the previous run of the same pin (default: cold)
 #     force    --force (re-evaluate what the store already has: with warm, a warm re-run)
+#     cap=S    this run stops after S seconds (at most what the call's budget has left), so
+#              that a slow first run leaves the next ones their time
 #
 #   run(command="OUT=$OUT bash bench/gpu-pins.sh old:add:1 new:add:1 new:add:1:warm:force",
 #       carry=["out/pin-old.tar", "out/pin-new.tar"])
@@ -40,6 +42,9 @@ for spec in "$@"; do
 	mkdir -p "$r"
 	left=$((budget - SECONDS))
 	[ "$left" -ge 30 ] || { echo "$spec: skipped, $left s left" | tee "$r/wall.txt"; continue; }
+	for fl in $flags; do
+		case $fl in cap=*) [ "${fl#cap=}" -lt "$left" ] && left=${fl#cap=} ;; esac
+	done
 	p=/tmp/pins/$name
 	if [ ! -x "$p/build/kgb" ]; then
 		mkdir -p "$p" && tar -xf "$here/out/pin-$name.tar" -C "$p" || exit 2
