@@ -12,6 +12,14 @@
 
 const char *const catalog_sources[] = {"aten", "vllm", "cublas", NULL};
 
+bool catalog_source_known(const char *source)
+{
+	for (int i = 0; catalog_sources[i]; i++)
+		if (!strcmp(catalog_sources[i], source))
+			return true;
+	return false;
+}
+
 /*
  * What a source's speedups are measured against. A task may ship baseline.py (vLLM's own op,
  * a cuBLAS call), used where it loads. vLLM tasks' baseline.py calls vLLM's op where vLLM is

@@ -64,6 +64,8 @@ struct catalog {
 
 /* Sources in catalog order. */
 extern const char *const catalog_sources[];
+/* Whether `source` names one of catalog_sources (the --source check of list and methods). */
+bool catalog_source_known(const char *source);
 /* What speedups of `source` are measured against, in words (a static string). */
 const char *catalog_source_baseline(const char *source);
 /* The mutants of `kgb lint --deep`, as runtime/mutants.py names them. */

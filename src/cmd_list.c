@@ -60,14 +60,8 @@ int cmd_list(int argc, char **argv, struct kgb_ctx *ctx)
 	}
 	if (optind < argc)
 		return kgb_usage_error("list", "unexpected argument '%s'", argv[optind]);
-	if (source) {
-		bool ok = false;
-		for (int i = 0; catalog_sources[i]; i++)
-			ok |= !strcmp(catalog_sources[i], source);
-		if (!ok)
-			return kgb_usage_error("list", "unknown source '%s' (aten, vllm, cublas)",
-					       source);
-	}
+	if (source && !catalog_source_known(source))
+		return kgb_usage_error("list", "unknown source '%s' (aten, vllm, cublas)", source);
 	if (platform) {
 		if ((ret = kgb_load_profiles(ctx, "list", &profiles)) != KGB_EXIT_OK)
 			return ret;

@@ -226,7 +226,7 @@ int cmd_methods(int argc, char **argv, struct kgb_ctx *ctx)
 		{0},
 	};
 	const char *source = NULL;
-	bool json = false, known = false;
+	bool json = false;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -244,9 +244,7 @@ int cmd_methods(int argc, char **argv, struct kgb_ctx *ctx)
 			return kgb_usage_error("methods", "unknown option");
 		}
 	}
-	for (int i = 0; source && catalog_sources[i]; i++)
-		known |= !strcmp(catalog_sources[i], source);
-	if (source && !known)
+	if (source && !catalog_source_known(source))
 		return kgb_usage_error("methods", "unknown source '%s' (aten, vllm, cublas)", source);
 	if (argc - optind > 1)
 		return kgb_usage_error("methods", "unexpected argument '%s'", argv[optind + 1]);
