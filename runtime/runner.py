@@ -175,12 +175,14 @@ class Runner(TimingRequests):
             elif mode == "trace":
                 # Sent inputs may be views of the body's mapping, which the call can write:
                 # kept aside for did_nothing; a recipe's are built again afterwards instead.
-                kept = clone_args(args) if not isinstance(req.get("build"), dict) else None
+                answer = req.get("reply") is False
+                kept = (clone_args(args) if answer and not isinstance(req.get("build"), dict)
+                        else None)
                 out, kernels, names, event_us = traced(lambda: call(fn, args))
                 extra["kernels"] = [[k.name[:200], k.us] for k in kernels[:4096]]
                 extra["triton_names"] = sorted(names)[:4096]
                 extra["event_us"] = event_us
-                if req.get("reply") is False:
+                if answer:
                     extra["did_nothing"] = self._did_nothing(req, body, out, args, kept)
             else:
                 raise WireError(f"unknown call mode {mode!r}")
