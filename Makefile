@@ -6,6 +6,8 @@
 #                   idempotent)
 #   make methods    only the methods' libraries, FlagGems and Liger-Kernel, into build/methods
 #                   (scripts/methods.sh; docs/methods.md)
+#   make interop    the litellm proxy of the interoperability test of kgb generate, into
+#                   build/interop/venv (scripts/interop.sh; make check runs it, make run not)
 #   make run        setup, build, evaluate the shipped solutions on this machine's platform
 #                   (on the CPU interpreter a representative subset: scripts/run.sh)
 #   make run-all    the same over every task, on any platform
@@ -71,7 +73,7 @@ build/unit/%: tests/unit/%.c tests/unit/unit.h $(SAN_OBJS) $(HDRS)
 runtime/verdicts.py: src/verdicts.def scripts/gen-verdicts.sh
 	scripts/gen-verdicts.sh >$@.tmp && mv $@.tmp $@
 
-.PHONY: setup methods run run-all check check-full check-unit check-runtime check-types check-cli check-fuzz \
+.PHONY: setup methods interop run run-all check check-full check-unit check-runtime check-types check-cli check-fuzz \
 	fuzz-build format clean
 
 setup:
@@ -79,6 +81,9 @@ setup:
 
 methods:
 	scripts/methods.sh
+
+interop:
+	scripts/interop.sh
 
 # The targets that set up first build in a second make, started after the bootstrap, so
 # that nothing of the build is decided before the packages exist.

@@ -34,6 +34,7 @@ struct generate_args {
 	/* --backend slurm (docs/cluster.md): the tasks as shards of a Slurm array job. */
 	struct slurm_run_opts sr;
 	bool shard_args; /* parsing the plan's options of a shard (the second parse) */
+	json_t *params;	 /* owned: the --param fields (o.g.llm.params points here) */
 };
 
 static void usage(void)
@@ -59,6 +60,10 @@ static void usage(void)
 	       "  --k LIST          Pass@k values to report, e.g. 1,5 (default 1 and the samples)\n"
 	       "  --temperature T   sampling temperature (default: the server's)\n"
 	       "  --max-tokens N    completion tokens per request (default 8192)\n"
+	       "  --max-tokens-field F  the body field it goes in (default: the API's,\n"
+	       "                    max_completion_tokens or max_tokens; none: not sent)\n"
+	       "  --param K=V       a field of every request body, V as JSON or else a string,\n"
+	       "                    e.g. reasoning_effort=high, top_p=0.95 (repeatable)\n"
 	       "  --concurrency N   requests in flight (default 4)\n"
 	       "  --request-timeout SEC  per attempt (default 600)\n"
 	       "  --retries N       attempts after a 429, 5xx, timeout or cut-off reply (default 4)\n"
@@ -84,6 +89,8 @@ static void usage(void)
 	       "  --store PATH      results store (default $KGB_STORE or ./kgb-results.db)\n"
 	       "  --seed N          case seed of the evaluations (default 0)\n"
 	       "  --json            kgb.generate.v1 per task, then kgb.generate.summary.v1\n"
+	       "  --fail-on-error   exit 1 when a request failed (after its retries); without it,\n"
+	       "                    only a run where no request got a reply fails (exit 4)\n"
 	       "\n"
 	       "On a Slurm cluster (docs/cluster.md): the tasks as shards of one array job per\n"
 	       "platform, each generating (same model and options; budgets apply per shard) into\n"
@@ -94,30 +101,12 @@ static void usage(void)
 	       "%s", slurm_run_usage);
 }
 
-static int parse_ks(const char *s, struct gen_run_opts *o)
-{
-	char *copy = xstrdup(s), *save = NULL;
-
-	o->nr_ks = 0;
-	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		long k;
-
-		if (o->nr_ks == GEN_MAX_K || parse_int_range(tok, 1, 1000000, &k) < 0) {
-			free(copy);
-			return -EINVAL;
-		}
-		o->ks[o->nr_ks++] = (unsigned)k;
-	}
-	free(copy);
-	return o->nr_ks ? 0 : -EINVAL;
-}
-
 enum {
 	OPT_TRACK = 0x100, OPT_API, OPT_BASE_URL, OPT_MODEL, OPT_KEY_ENV, OPT_SAMPLES,
 	OPT_ROUNDS, OPT_K, OPT_TEMPERATURE, OPT_MAX_TOKENS, OPT_CONCURRENCY,
 	OPT_REQUEST_TIMEOUT, OPT_RETRIES, OPT_BACKOFF, OPT_STREAM, OPT_BUDGET_TOKENS,
 	OPT_BUDGET_USD, OPT_PRICES, OPT_TASK_TIME, OPT_AGENT_CMD, OPT_AGENT_TIMEOUT, OPT_OUT,
-	OPT_AGENT_SANDBOX, OPT_AGENT_WRITABLE,
+	OPT_AGENT_SANDBOX, OPT_AGENT_WRITABLE, OPT_MAX_TOKENS_FIELD, OPT_PARAM, OPT_FAIL_ON_ERROR,
 	OPT_TASK, OPT_SOURCE, OPT_PLATFORM, OPT_STORE, OPT_SEED, OPT_JSON,
 };
 
@@ -132,6 +121,9 @@ static const struct option long_opts[] = {
 	{"k", required_argument, NULL, OPT_K},
 	{"temperature", required_argument, NULL, OPT_TEMPERATURE},
 	{"max-tokens", required_argument, NULL, OPT_MAX_TOKENS},
+	{"max-tokens-field", required_argument, NULL, OPT_MAX_TOKENS_FIELD},
+	{"param", required_argument, NULL, OPT_PARAM},
+	{"fail-on-error", no_argument, NULL, OPT_FAIL_ON_ERROR},
 	{"concurrency", required_argument, NULL, OPT_CONCURRENCY},
 	{"request-timeout", required_argument, NULL, OPT_REQUEST_TIMEOUT},
 	{"retries", required_argument, NULL, OPT_RETRIES},
@@ -157,10 +149,7 @@ static const struct option long_opts[] = {
 	{0},
 };
 
-/*
- * Option c of the model and its requests, with its argument, into *l: 0, a usage error
- * (printed), or -ENOENT when c is not one of them.
- */
+/* Option c of the model and its requests into *l: 0, a usage error, or -ENOENT if not one. */
 static int parse_llm_opt(int c, const char *arg, struct llm_config *l)
 {
 	long v;
@@ -205,6 +194,9 @@ static int parse_llm_opt(int c, const char *arg, struct llm_config *l)
 		if (parse_double(arg, &d) < 0 || d < 0 || d > 600)
 			return kgb_usage_error("generate", "--backoff: expected 0..600 seconds");
 		l->backoff_s = d;
+		break;
+	case OPT_MAX_TOKENS_FIELD:
+		l->max_tokens_field = strcmp(arg, "none") ? arg : "";
 		break;
 	case OPT_STREAM:
 		l->stream = true;
@@ -258,7 +250,7 @@ static int parse_run_opt(int c, const char *arg, struct generate_args *a, bool *
 		*rounds_set = true;
 		break;
 	case OPT_K:
-		if (parse_ks(arg, o) < 0)
+		if (gen_parse_ks(arg, o) < 0)
 			return kgb_usage_error("generate", "--k: expected a list like 1,5 (at "
 					   "most %d positive integers)", GEN_MAX_K);
 		break;
@@ -318,6 +310,23 @@ static int parse_run_opt(int c, const char *arg, struct generate_args *a, bool *
 	case OPT_JSON:
 		a->json = true;
 		break;
+	case OPT_FAIL_ON_ERROR:
+		o->fail_on_error = true;
+		break;
+	case OPT_PARAM: {
+		struct strbuf why = STRBUF_INIT;
+		int r = gen_param_add(&a->params, arg, &why);
+
+		if (r == 0) {
+			o->params = xrealloc(o->params, (o->nr_params + 1) * sizeof(*o->params));
+			o->params[o->nr_params++] = arg;
+			o->g.llm.params = a->params;
+		} else {
+			r = kgb_usage_error("generate", "--param '%s': %s", arg, why.buf);
+		}
+		strbuf_release(&why);
+		return r;
+	}
 	default:
 		return -ENOENT;
 	}
@@ -338,22 +347,11 @@ static int check_args(struct generate_args *a, bool rounds_set)
 	/* `kgb generate --run-dir DIR --shard K`: the options come with the plan (shard_setup). */
 	if (a->sr.shard >= 0 && !a->shard_args)
 		return 0;
-	if (!strcmp(o->track, "sample"))
-		o->g.track = GEN_SAMPLE;
-	else if (!strcmp(o->track, "agent"))
-		o->g.track = GEN_AGENT;
-	else if (!strcmp(o->track, "external"))
-		o->g.track = GEN_EXTERNAL;
-	else
-		return kgb_usage_error("generate", "--track: expected sample, agent or external, "
-				       "got '%s'", o->track);
-	if (!strcmp(o->api, "openai"))
-		o->g.llm.api = LLM_API_OPENAI;
-	else if (!strcmp(o->api, "anthropic"))
-		o->g.llm.api = LLM_API_ANTHROPIC;
-	else
-		return kgb_usage_error("generate", "--api: expected openai or anthropic, got '%s'",
-				       o->api);
+	if ((r = gen_resolve_names(o)) != 0)
+		return kgb_usage_error("generate", "%s: expected %s, got '%s'",
+				       r == 1 ? "--track" : "--api",
+				       r == 1 ? "sample, agent or external" : "openai or anthropic",
+				       r == 1 ? o->track : o->api);
 	if (o->g.track == GEN_EXTERNAL && !o->g.agent_cmd)
 		return kgb_usage_error("generate", "--track external needs --agent-cmd");
 	if (o->g.track != GEN_EXTERNAL && (!o->g.llm.model || !o->g.llm.base_url))
@@ -485,10 +483,14 @@ int cmd_generate(int argc, char **argv, struct kgb_ctx *ctx)
 	ret = gen_execute(&a.o, ctx, &out);
 	if (out.res)
 		gen_report_print(stdout, &a.o, a.json, out.res, out.nr_res, monotonic_s() - t0);
+	if (out.res && ret == KGB_EXIT_OK)
+		ret = gen_report_exit(stderr, &a.o, out.res, out.nr_res);
 out:
 	gen_outcome_release(&out);
 	free(a.o.tasks);
 	free(a.o.agent_writable);
+	free(a.o.params);
+	json_decref(a.params);
 	slurm_run_opts_release(&a.sr);
 	strv_free(shard_argv);
 	slurm_plan_release(&shard_plan);

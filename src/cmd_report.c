@@ -1,6 +1,7 @@
 /*
  * cmd_report.c - `kgb report`: prints a stored run again, without evaluating anything: the
- * table or JSON lines `kgb eval` printed at its end, with the metrics recomputed from the store.
+ * table or JSON lines `kgb eval` (or `kgb generate`) printed at its end, with the metrics
+ * recomputed from the store.
  * For reading results on another machine than the one that made them (a GPU host's store
  * copied back), and for published numbers that come from a file, not a terminal.
  * With -o, the self-contained HTML report of one or more runs instead (report_html.h).
@@ -12,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalog.h"
+#include "gen_report.h"
 #include "kgb.h"
 #include "report.h"
 #include "report_html.h"
@@ -25,11 +28,13 @@ static void usage(void)
 	printf("usage: kgb report [--store PATH] [--run N] [--json]\n"
 	       "       kgb report -o FILE.html [--store PATH] [--run N] [RUN | STORE[:RUN]]...\n"
 	       "\n"
-	       "Prints a run of the store as `kgb eval` did at its end; evaluates nothing.\n"
+	       "Prints a run of the store as `kgb eval` (or `kgb generate`) did at its end;\n"
+	       "evaluates nothing.\n"
 	       "\n"
 	       "  --store PATH   results store (default $KGB_STORE or ./kgb-results.db)\n"
-	       "  --run N        that run (default: the latest)\n"
+	       "  --run N        that run (default: the latest a command started)\n"
 	       "  --json         JSON lines: kgb.eval.v1 per candidate, then kgb.summary.v1\n"
+	       "                 (a generate run: kgb.generate.v1, kgb.generate.summary.v1)\n"
 	       "  -o FILE        write a self-contained HTML report of the runs named (a run\n"
 	       "                 number of --store, or STORE[:RUN]; default: --run or the\n"
 	       "                 latest), one method per run (docs/cli.md, docs/metrics.md)\n");
@@ -93,6 +98,31 @@ out:
 	return ret;
 }
 
+/*
+ * A `kgb generate` run: its scores as `kgb generate` printed them (gen_report.h), counted
+ * again from its requests, under a line naming the run (not with json). A KGB_EXIT_* code.
+ */
+static int report_generated(struct store *store, long long run_id, const char *platform,
+                            const char *path, const char *env_text, bool json,
+                            struct kgb_ctx *ctx)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = KGB_EXIT_OK;
+	struct catalog *cat = kgb_load_catalog(ctx, &ret);
+
+	if (!cat)
+		return ret;
+	if (!json)
+		printf("generate run %lld (%s) in %s\n", run_id, platform ? platform : "?", path);
+	if (gen_report_stored(stdout, store, run_id, env_text, cat, json, &err) < 0) {
+		fprintf(stderr, "kgb report: %s\n", err.buf);
+		ret = KGB_EXIT_DATA;
+	}
+	catalog_free(cat);
+	strbuf_release(&err);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv, struct kgb_ctx *ctx)
 {
 	enum { OPT_STORE = 0x100, OPT_RUN, OPT_JSON, OPT_OUT = 'o' };
@@ -111,11 +141,11 @@ int cmd_report(int argc, char **argv, struct kgb_ctx *ctx)
 	const char *html = NULL;
 	struct store *store = NULL;
 	struct strbuf err = STRBUF_INIT;
-	char *platform = NULL, *env_text = NULL;
+	char *platform = NULL, *env_text = NULL, *harness = NULL;
+	char *started = NULL, *command = NULL;
 	json_t *env = NULL;
 	int c, r, ret = KGB_EXIT_OK;
 
-	(void)ctx;
 	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_STORE:
@@ -173,6 +203,11 @@ int cmd_report(int argc, char **argv, struct kgb_ctx *ctx)
 		ret = KGB_EXIT_DATA;
 		goto out;
 	}
+	if (r == 0 && (r = store_run_row(store, run_id, &started, &command, &harness, &err)) == 0 &&
+	    harness && !strcmp(harness, "generate")) {
+		ret = report_generated(store, run_id, platform, path, env_text, json, ctx);
+		goto out;
+	}
 	if (r == 0) {
 		env = env_text ? json_loads(env_text, 0, NULL) : NULL;
 		r = report_from_store(stdout, store, run_id, platform ? platform : "?", path, 0,
@@ -186,6 +221,9 @@ out:
 	json_decref(env);
 	free(platform);
 	free(env_text);
+	free(harness);
+	free(started);
+	free(command);
 	store_free(store);
 	strbuf_release(&err);
 	return ret;

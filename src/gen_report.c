@@ -11,6 +11,7 @@
 #include <jansson.h>
 
 #include "gen_report.h"
+#include "kgb.h"
 #include "stats.h"
 #include "util/fs.h"
 #include "util/xalloc.h"
@@ -40,6 +41,117 @@ static json_t *tokens_json(long long n)
 	return n < 0 ? json_null() : json_integer((json_int_t)n);
 }
 
+/* Whether attempt a is a request to a model: the LLM tracks' generate and tune stages. */
+static bool is_request(const struct gen_run_opts *o, const struct gen_attempt *a)
+{
+	return o->g.track != GEN_EXTERNAL && (!a->stage || strcmp(a->stage, "final"));
+}
+
+void gen_requests_count(const struct gen_run_opts *o, const struct gen_task_result *res, size_t n,
+			struct gen_requests *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < res[i].nr_attempts; j++) {
+			const struct gen_attempt *a = &res[i].attempts[j];
+
+			if (!is_request(o, a))
+				continue;
+			if (!strcmp(a->outcome, "budget")) {
+				ret->not_sent++;
+				continue;
+			}
+			ret->sent++;
+			if (!strcmp(a->outcome, "no_reply")) {
+				ret->failed++;
+				if (!ret->first_error)
+					ret->first_error = a->error;
+			} else {
+				ret->replied++;
+				ret->with_code += strcmp(a->outcome, "no_code") != 0;
+			}
+		}
+}
+
+/*
+ * The kind of a failed request's reason (llm.h's "POST <url>: <why>"): "HTTP <status>" for an
+ * error status, "unusable reply" for a reply that could not be used, else "no HTTP reply"
+ * (no connection, a timeout).
+ */
+static void error_kind(const char *error, char out[32])
+{
+	const char *why = error ? strstr(error, ": ") : NULL;
+	int status;
+
+	why = why ? why + 2 : error ? error : "";
+	if (sscanf(why, "HTTP %3d", &status) == 1)
+		snprintf(out, 32, "HTTP %d", status);
+	else if (!strncmp(why, "the ", 4))
+		snprintf(out, 32, "unusable reply");
+	else
+		snprintf(out, 32, "no HTTP reply");
+}
+
+/*
+ * The distinct reasons of task r's failed requests, in the order first seen: a JSON array of
+ * {"kind", "message", "count"} (owned), empty when none failed.
+ */
+static json_t *task_errors(const struct gen_run_opts *o, const struct gen_task_result *r)
+{
+	json_t *errs = json_array();
+
+	for (size_t j = 0; j < r->nr_attempts; j++) {
+		const struct gen_attempt *a = &r->attempts[j];
+		const char *msg = a->error ? a->error : "no reply";
+		json_t *e = NULL;
+		size_t k;
+		char kind[32];
+
+		if (!is_request(o, a) || strcmp(a->outcome, "no_reply"))
+			continue;
+		json_array_foreach(errs, k, e)
+			if (!strcmp(json_string_value(json_object_get(e, "message")), msg))
+				break;
+		if (k < json_array_size(errs)) {
+			json_t *c = json_object_get(e, "count");
+
+			json_integer_set(c, json_integer_value(c) + 1);
+			continue;
+		}
+		error_kind(msg, kind);
+		json_array_append_new(errs, json_pack("{s:s, s:s, s:i}", "kind", kind, "message",
+						      msg, "count", 1));
+	}
+	return errs;
+}
+
+/* The request counts q as JSON (owned). */
+static json_t *requests_json(const struct gen_requests *q)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I}", "sent", (json_int_t)q->sent, "replied",
+			 (json_int_t)q->replied, "with_code", (json_int_t)q->with_code, "failed",
+			 (json_int_t)q->failed, "not_sent", (json_int_t)q->not_sent);
+}
+
+/*
+ * What task r's attempts (not a final evaluation) came to, {"pass": 1, "no_code": 2, ...} in
+ * the order first seen (owned).
+ */
+static json_t *task_outcomes(const struct gen_task_result *r)
+{
+	json_t *by = json_object();
+
+	for (size_t j = 0; j < r->nr_attempts; j++) {
+		const struct gen_attempt *a = &r->attempts[j];
+
+		if (!*a->outcome || (a->stage && !strcmp(a->stage, "final")))
+			continue;
+		json_object_set_new(by, a->outcome, json_integer(
+			json_integer_value(json_object_get(by, a->outcome)) + 1));
+	}
+	return by;
+}
+
 /* What the tasks of a run add up to. */
 struct totals {
 	size_t solved;
@@ -51,6 +163,9 @@ struct totals {
 	size_t tasks_k[GEN_MAX_K];
 	unsigned rounds;
 	double *within; /* [rounds + 1], owned: the tasks' fractions solved by round r, summed */
+	struct gen_requests requests;
+	double *speedups; /* [tasks], owned: the solved tasks' best speedups, nr_speedups of them */
+	size_t nr_speedups;
 };
 
 static void totals_add(struct totals *t, const struct gen_run_opts *o,
@@ -66,6 +181,8 @@ static void totals_add(struct totals *t, const struct gen_run_opts *o,
 		t->cost_known = false;
 	t->llm_s += r->llm_s;
 	t->eval_s += r->eval_s;
+	if (r->solved && isfinite(r->best_speedup) && r->best_speedup > 0)
+		t->speedups[t->nr_speedups++] = r->best_speedup;
 	for (size_t j = 0; j < o->nr_ks; j++) {
 		double p = task_pass_at_k(r, o->ks[j]);
 
@@ -116,22 +233,48 @@ static void print_task_json(FILE *f, const struct gen_run_opts *opts,
 	json_object_set_new(o, "best_speedup", num_or_null(r->best_speedup));
 	json_object_set_new(o, "final_verdict",
 			    r->final_verdict ? json_string(r->final_verdict) : json_null());
+	json_object_set_new(o, "outcomes", task_outcomes(r));
+	if (opts->g.track != GEN_EXTERNAL) {
+		struct gen_requests q;
+
+		gen_requests_count(opts, r, 1, &q);
+		json_object_set_new(o, "requests", requests_json(&q));
+		json_object_set_new(o, "errors", task_errors(opts, r));
+	}
 	print_json(f, o);
 	json_decref(o);
 }
 
 /* One task's row of the table. */
-static void print_task_row(FILE *f, const struct gen_task_result *r)
+static void print_task_row(FILE *f, const struct gen_run_opts *o, const struct gen_task_result *r)
 {
-	char cost_s[32], tok_s[32], note[96] = "";
+	char cost_s[32], tok_s[32], note[128] = "";
 	long long tok = gen_tokens_add(r->prompt_tokens, r->completion_tokens);
+	struct gen_requests q;
+	struct strbuf id = STRBUF_INIT;
+
+	gen_requests_count(o, r, 1, &q);
+	if (q.failed)
+		snprintf(note, sizeof(note), "%zu of %zu requests failed", q.failed, q.sent);
+	if (!r->solved) { /* what came instead of a pass (failed requests said above) */
+		json_t *by = task_outcomes(r), *c;
+		const char *what;
+
+		json_object_foreach(by, what, c)
+			if (strcmp(what, "no_reply"))
+				snprintf(note + strlen(note), sizeof(note) - strlen(note),
+					 "%s%s x%lld", *note ? ", " : "", what,
+					 (long long)json_integer_value(c));
+		json_decref(by);
+	}
 
 	if (isfinite(r->cost_usd))
 		snprintf(cost_s, sizeof(cost_s), "$%.4f", r->cost_usd);
 	else
 		snprintf(cost_s, sizeof(cost_s), "unknown");
 	if (r->final_verdict)
-		snprintf(note, sizeof(note), "held-out: %s", r->final_verdict);
+		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%sheld-out: %s",
+			 *note ? ", " : "", r->final_verdict);
 	if (isfinite(r->best_speedup))
 		snprintf(note + strlen(note), sizeof(note) - strlen(note), "%sbest speedup %.2fx",
 			 *note ? ", " : "", r->best_speedup);
@@ -139,13 +282,59 @@ static void print_task_row(FILE *f, const struct gen_task_result *r)
 		snprintf(tok_s, sizeof(tok_s), "unknown");
 	else
 		snprintf(tok_s, sizeof(tok_s), "%lld", tok);
-	fprintf(f, "%-28s %-8u %-7u %-7.3f %-9s %-11s %s\n", r->task->op, r->n,
+	strbuf_addf(&id, "%s/%s", r->task->source, r->task->op);
+	fprintf(f, "%-28s %-8u %-7u %-7.3f %-9s %-11s %s\n", id.buf, r->n,
 		r->solved_by_round[r->rounds], task_pass_at_k(r, 1), tok_s, cost_s, note);
+	strbuf_release(&id);
+}
+
+/* Under the table: why each task's failed requests failed, each reason once with its count. */
+static void print_errors_text(FILE *f, const struct gen_run_opts *o,
+			      const struct gen_task_result *res, size_t n)
+{
+	bool header = false;
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *errs = task_errors(o, &res[i]), *e;
+		size_t k;
+
+		json_array_foreach(errs, k, e) {
+			if (!header)
+				fprintf(f, "\nfailed requests:\n");
+			header = true;
+			fprintf(f, "  %s/%s: %lld x %s\n", res[i].task->source, res[i].task->op,
+				(long long)json_integer_value(json_object_get(e, "count")),
+				json_string_value(json_object_get(e, "message")));
+		}
+		json_decref(errs);
+	}
+}
+
+/* The failed requests of res[0..n) by kind (error_kind()): {"HTTP 429": 2, ...} (owned). */
+static json_t *failed_by_kind(const struct gen_run_opts *o, const struct gen_task_result *res,
+			      size_t n)
+{
+	json_t *by = json_object();
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *errs = task_errors(o, &res[i]), *e;
+		size_t k;
+
+		json_array_foreach(errs, k, e) {
+			const char *kind = json_string_value(json_object_get(e, "kind"));
+			json_int_t c = json_integer_value(json_object_get(e, "count"));
+
+			json_object_set_new(by, kind, json_integer(
+				json_integer_value(json_object_get(by, kind)) + c));
+		}
+		json_decref(errs);
+	}
+	return by;
 }
 
 /* The run's kgb.generate.summary.v1 line, over n tasks. */
 static void print_summary_json(FILE *f, const struct gen_run_opts *o, const struct totals *t,
-			       size_t n, double wall_s)
+			       const struct gen_task_result *res, size_t n, double wall_s)
 {
 	json_t *sum = json_pack("{s:s, s:s, s:I, s:I, s:o, s:o, s:o}", "schema",
 				"kgb.generate.summary.v1", "track", o->track, "tasks",
@@ -178,18 +367,52 @@ static void print_summary_json(FILE *f, const struct gen_run_opts *o, const stru
 	json_object_set_new(sum, "llm_s", json_real(t->llm_s));
 	json_object_set_new(sum, "eval_s", json_real(t->eval_s));
 	json_object_set_new(sum, "wall_s", num_or_null(wall_s));
+	json_object_set_new(sum, "geomean_best_speedup",
+			    t->nr_speedups ? json_real(stats_geomean(t->speedups, t->nr_speedups))
+					   : json_null());
+	json_object_set_new(sum, "timed_solved_tasks", json_integer((json_int_t)t->nr_speedups));
+	if (o->g.track != GEN_EXTERNAL) {
+		json_t *q = requests_json(&t->requests);
+
+		json_object_set_new(q, "failed_by_kind", failed_by_kind(o, res, n));
+		json_object_set_new(sum, "requests", q);
+	}
 	print_json(f, sum);
 	json_decref(sum);
 }
 
+/*
+ * "requests: 4 sent: 1 replied (1 with code), 3 failed (HTTP 429: 2, no HTTP reply: 1), 0 not
+ * sent (budget)".
+ */
+static void print_requests_text(FILE *f, const struct gen_run_opts *o, const struct gen_requests *q,
+				const struct gen_task_result *res, size_t n)
+{
+	json_t *by = failed_by_kind(o, res, n), *c;
+	const char *kind, *sep = " (";
+
+	fprintf(f, "requests: %zu sent: %zu replied (%zu with code), %zu failed", q->sent,
+		q->replied, q->with_code, q->failed);
+	json_object_foreach(by, kind, c) {
+		fprintf(f, "%s%s: %lld", sep, kind, (long long)json_integer_value(c));
+		sep = ", ";
+	}
+	fprintf(f, "%s, %zu not sent (budget)\n", *sep == ',' ? ")" : "", q->not_sent);
+	json_decref(by);
+}
+
 /* The run's totals under the table, over n tasks. */
 static void print_summary_text(FILE *f, const struct gen_run_opts *o, const struct totals *t,
-			       size_t n, double wall_s)
+			       const struct gen_task_result *res, size_t n, double wall_s)
 {
 	fprintf(f, "\nsolved: %zu/%zu tasks", t->solved, n);
 	for (size_t j = 0; j < o->nr_ks; j++)
 		if (t->tasks_k[j])
 			fprintf(f, "  pass@%u %.3f", o->ks[j], t->sum_k[j] / (double)t->tasks_k[j]);
+	if (t->nr_speedups)
+		fprintf(f, "  geomean best speedup %.3fx over %zu timed solved task%s",
+			stats_geomean(t->speedups, t->nr_speedups), t->nr_speedups,
+			t->nr_speedups == 1 ? "" : "s");
 	fprintf(f, "\n");
 	if (t->rounds) {
 		fprintf(f, "solved within r rounds (sequential):");
@@ -213,6 +436,8 @@ static void print_summary_text(FILE *f, const struct gen_run_opts *o, const stru
 		fprintf(f, "unknown (no --prices for this model)\n");
 	if (t->cost_known && t->solved)
 		fprintf(f, "; $%.4f per solved task\n", t->cost / t->solved);
+	if (o->g.track != GEN_EXTERNAL)
+		print_requests_text(f, o, &t->requests, res, n);
 	fprintf(f, "time: %.1f s of model replies + %.1f s of evaluation", t->llm_s, t->eval_s);
 	if (t->solved)
 		fprintf(f, "; %.1f s per solved task", (t->llm_s + t->eval_s) / t->solved);
@@ -227,6 +452,7 @@ void gen_report_print(FILE *f, const struct gen_run_opts *o, bool json,
 	struct totals t = {.cost_known = true, .rounds = n ? res[0].rounds : 0};
 
 	t.within = xcalloc(t.rounds + 1, sizeof(double));
+	t.speedups = xcalloc(n + 1, sizeof(double));
 	if (!json)
 		fprintf(f, "%-28s %-8s %-7s %-7s %-9s %-11s %s\n", "TASK", "SAMPLES", "SOLVED",
 			"PASS@1", "TOKENS", "COST", "NOTE");
@@ -235,13 +461,36 @@ void gen_report_print(FILE *f, const struct gen_run_opts *o, bool json,
 		if (json)
 			print_task_json(f, o, &res[i]);
 		else
-			print_task_row(f, &res[i]);
+			print_task_row(f, o, &res[i]);
 	}
-	if (json)
-		print_summary_json(f, o, &t, n, wall_s);
-	else
-		print_summary_text(f, o, &t, n, wall_s);
+	gen_requests_count(o, res, n, &t.requests);
+	if (json) {
+		print_summary_json(f, o, &t, res, n, wall_s);
+	} else {
+		print_errors_text(f, o, res, n);
+		print_summary_text(f, o, &t, res, n, wall_s);
+	}
 	free(t.within);
+	free(t.speedups);
+}
+
+int gen_report_exit(FILE *f, const struct gen_run_opts *o, const struct gen_task_result *res,
+		    size_t n)
+{
+	struct gen_requests q;
+
+	gen_requests_count(o, res, n, &q);
+	if (q.sent && !q.replied) {
+		fprintf(f, "kgb generate: no request got a reply (%zu sent); the first error: %s\n",
+			q.sent, q.first_error ? q.first_error : "(no reason)");
+		return KGB_EXIT_ENV;
+	}
+	if (o->fail_on_error && q.failed) {
+		fprintf(f, "kgb generate: %zu of %zu requests failed (--fail-on-error)\n", q.failed,
+			q.sent);
+		return KGB_EXIT_NO;
+	}
+	return KGB_EXIT_OK;
 }
 
 /*
@@ -311,18 +560,30 @@ static void result_from_rows(const struct gen_run_opts *o, const struct task *t,
 	}
 	if (o->g.track != GEN_SAMPLE && (final_seen || o->g.track == GEN_AGENT))
 		r->final_verdict = final_pass ? "pass" : "fail";
-	/* Zeroed attempts: only their number counts (the totals); release frees nothing. */
+	/* What each request came to (requests and errors); the rest stays zero. */
 	r->attempts = xcalloc(r->nr_attempts + 1, sizeof(*r->attempts));
+	for (size_t i = from; i < to; i++) {
+		json_t *row = json_array_get(rows, i);
+		struct gen_attempt *a = &r->attempts[i - from];
+		const char *stage = json_string_value(json_object_get(row, "stage")) ?: "";
+		const char *error = json_string_value(json_object_get(row, "error"));
+
+		a->stage = !strcmp(stage, "final") ? "final" : !strcmp(stage, "tune") ? "tune"
+										    : "generate";
+		snprintf(a->outcome, sizeof(a->outcome), "%s",
+			 json_string_value(json_object_get(row, "outcome")) ?: "");
+		a->error = error ? xstrdup(error) : NULL;
+	}
 	free(first);
 }
 
 /*
  * The results of stored run run_id, one per task of cat it holds requests of, in the store's
- * order: *ret (owned) and *ret_nr.
+ * order: *ret (owned) and *ret_nr; *ret_unknown counts the run's tasks not in cat (left out).
  */
-static int results_from_store(struct store *st, long long run_id, const struct catalog *cat,
+static int results_of_catalog(struct store *st, long long run_id, const struct catalog *cat,
 			      const struct gen_run_opts *o, struct gen_task_result **ret,
-			      size_t *ret_nr, struct strbuf *err)
+			      size_t *ret_nr, size_t *ret_unknown, struct strbuf *err)
 {
 	struct gen_task_result *res;
 	json_t *rows = NULL;
@@ -349,12 +610,62 @@ static int results_from_store(struct store *st, long long run_id, const struct c
 		strbuf_release(&id);
 		if (t)
 			result_from_rows(o, t, rows, from, k, &res[n++]);
+		else
+			(*ret_unknown)++;
 		from = k;
 	}
 	json_decref(rows);
 	*ret = res;
 	*ret_nr = n;
 	return 0;
+}
+
+/* results_of_catalog(), the tasks left out said on stderr. */
+static int results_from_store(struct store *st, long long run_id, const struct catalog *cat,
+			      const struct gen_run_opts *o, struct gen_task_result **ret,
+			      size_t *ret_nr, struct strbuf *err)
+{
+	size_t unknown = 0;
+	int r = results_of_catalog(st, run_id, cat, o, ret, ret_nr, &unknown, err);
+
+	if (r == 0 && unknown)
+		fprintf(stderr, "kgb: run %lld: %zu task%s not in this catalog, left out\n", run_id,
+			unknown, unknown == 1 ? "" : "s");
+	return r;
+}
+
+int gen_report_stored(FILE *f, struct store *st, long long run_id, const char *env_text,
+		      const struct catalog *cat, bool json, struct strbuf *err)
+{
+	json_t *env = env_text ? json_loads(env_text, 0, NULL) : NULL;
+	struct gen_run_opts o = {.track = json_string_value(json_object_get(env, "track")),
+				 .api = json_string_value(json_object_get(env, "api")) ?: "openai"};
+	json_t *samples = json_object_get(env, "samples"), *rounds = json_object_get(env, "rounds");
+	struct gen_task_result *res = NULL;
+	size_t n = 0;
+	int r;
+
+	if (!o.track || gen_resolve_names(&o) != 0 || !json_is_integer(samples) ||
+	    json_integer_value(samples) < 1 || !json_is_integer(rounds) ||
+	    json_integer_value(rounds) < 0 || json_integer_value(rounds) > 1000) {
+		strbuf_addf(err, "run %lld: its record does not say which track, samples and "
+			    "rounds it ran (env: %s)", run_id, env_text ? env_text : "none");
+		json_decref(env);
+		return -EPROTO;
+	}
+	o.g.samples = (unsigned)json_integer_value(samples);
+	o.g.rounds = (unsigned)json_integer_value(rounds);
+	o.ks[o.nr_ks++] = 1;
+	if (o.g.samples > 1)
+		o.ks[o.nr_ks++] = o.g.samples;
+	r = results_from_store(st, run_id, cat, &o, &res, &n, err);
+	if (r == 0)
+		gen_report_print(f, &o, json, res, n, NAN);
+	for (size_t k = 0; k < n; k++)
+		gen_task_result_release(&res[k]);
+	free(res);
+	json_decref(env);
+	return r;
 }
 
 int gen_report_merged(FILE *f, struct store *st, const char *store_path, const char *label,

@@ -126,6 +126,19 @@ static int eval_dir(const struct gen_opts *o, const char *dir, bool heldout, jso
 	return 0;
 }
 
+/*
+ * What evaluating record rec's candidate cost this run: its wall time, or nothing when the
+ * store already held its verdict (reused): an evaluation is counted once, where it ran.
+ */
+static double eval_ms_of(json_t *rec)
+{
+	json_t *ms = json_object_get(rec, "wall_ms");
+
+	if (json_is_true(json_object_get(rec, "reused")))
+		return 0;
+	return json_is_number(ms) ? json_number_value(ms) : NAN;
+}
+
 /* ---- feedback ---- */
 
 void gen_feedback(const char *verdict, const char *first_failure_json, struct strbuf *out)
@@ -328,11 +341,12 @@ static size_t round_requests(const struct gen_opts *o, struct trajectory *tr, si
 /*
  * Reply q of trajectory t into its attempt a of this round: the request's usage, and either
  * the code of the reply written to <dir>/<op>/s<sample>.py (a->candidate) or the outcome
- * without code and why (no reply: the trajectory is done). A negative errno, with err set,
- * only when the candidate cannot be written.
+ * without code and why (no reply: the trajectory is done, and with verbose > 0 its reason is
+ * printed on stderr). A negative errno, with err set, only when the candidate cannot be
+ * written.
  */
 static int take_reply(struct trajectory *t, const struct llm_request *q, unsigned round,
-		      const char *dir, struct gen_attempt *a, struct strbuf *err)
+		      const char *dir, int verbose, struct gen_attempt *a, struct strbuf *err)
 {
 	const char **names;
 	struct strbuf why = STRBUF_INIT;
@@ -352,6 +366,9 @@ static int take_reply(struct trajectory *t, const struct llm_request *q, unsigne
 	if (q->status != LLM_OK) {
 		set_outcome(a, q->status == LLM_BUDGET ? "budget" : "no_reply");
 		a->error = xstrdup(q->error ? q->error : "no reply");
+		if (verbose > 0)
+			fprintf(stderr, "kgb generate: %s/%s sample %u round %u: %s\n",
+				t->task->source, t->task->op, t->sample, round, a->error);
 		t->done = true; /* nothing new to say to a model that did not answer */
 		return 0;
 	}
@@ -438,9 +455,7 @@ static void judge_attempt(const struct gen_opts *o, struct trajectory *t, struct
 			set_outcome(a, verdict);
 			a->eval_key = xstrdup(json_string_value(json_object_get(rec, "key")) ?: "");
 			a->speedup = sp;
-			a->eval_ms = json_is_number(json_object_get(rec, "wall_ms"))
-					     ? json_number_value(json_object_get(rec, "wall_ms"))
-					     : NAN;
+			a->eval_ms = eval_ms_of(rec);
 			if (!strcmp(verdict, "pass"))
 				take_pass(o, t, a, round, sp, sol, &fb);
 			else
@@ -488,7 +503,7 @@ static int run_round(const struct gen_opts *o, struct llm_client *llm, struct st
 		struct gen_attempt *a = new_attempt(t->res);
 
 		att[k] = t->res->nr_attempts - 1;
-		r = take_reply(t, &reqs[k], round, dir.buf, a, err);
+		r = take_reply(t, &reqs[k], round, dir.buf, o->verbose, a, err);
 		any_code = any_code || a->candidate;
 		if (r < 0)
 			goto out;
@@ -548,8 +563,7 @@ static int final_eval(const struct gen_opts *o, struct store *st, long long run_
 		a->eval_key = xstrdup(json_string_value(json_object_get(rec, "key")));
 	if (json_is_number(json_object_get(rec, "speedup")))
 		a->speedup = json_number_value(json_object_get(rec, "speedup"));
-	if (json_is_number(json_object_get(rec, "wall_ms")))
-		a->eval_ms = json_number_value(json_object_get(rec, "wall_ms"));
+	a->eval_ms = eval_ms_of(rec);
 	t->res->final_verdict = !strcmp(a->outcome, "pass") ? "pass" : "fail";
 	add_usage(t->res, a);
 	r = store_attempt(st, run_id, o, t->task, a, err);

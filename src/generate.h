@@ -14,8 +14,8 @@
  *             its reported usage (usage.json) is what it cost.
  *
  * Every request is stored in the `generations` table (tokens, latency, cost, verdict), every
- * candidate is evaluated by `kgb eval` itself (a child process of this binary, so the sandbox,
- * the anti-hack layers and the content-addressed store are the same as for any evaluation), and
+ * candidate is evaluated in this process by `kgb eval`'s engine (eval.h: the sandbox, the
+ * anti-hack layers and the content-addressed store are the same as for any evaluation), and
  * gen_run() fills one gen_task_result per task for the scores.
  */
 #ifndef KGB_GENERATE_H

@@ -21,7 +21,77 @@
 #include "slurm_run.h"
 #include "store.h"
 #include "util/fs.h"
+#include "util/parse.h"
 #include "util/xalloc.h"
+
+int gen_parse_ks(const char *list, struct gen_run_opts *o)
+{
+	char *copy = xstrdup(list), *save = NULL;
+
+	o->nr_ks = 0;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long k;
+
+		if (o->nr_ks == GEN_MAX_K || parse_int_range(tok, 1, 1000000, &k) < 0) {
+			free(copy);
+			return -EINVAL;
+		}
+		o->ks[o->nr_ks++] = (unsigned)k;
+	}
+	free(copy);
+	return o->nr_ks ? 0 : -EINVAL;
+}
+
+int gen_resolve_names(struct gen_run_opts *o)
+{
+	static const char *const tracks[] = {"sample", "agent", "external"};
+	static const enum gen_track track_of[] = {GEN_SAMPLE, GEN_AGENT, GEN_EXTERNAL};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tracks) && strcmp(o->track, tracks[i]); i++)
+		;
+	if (i == ARRAY_SIZE(tracks))
+		return 1;
+	o->g.track = track_of[i];
+	if (!strcmp(o->api, "openai"))
+		o->g.llm.api = LLM_API_OPENAI;
+	else if (!strcmp(o->api, "anthropic"))
+		o->g.llm.api = LLM_API_ANTHROPIC;
+	else
+		return 2;
+	return 0;
+}
+
+int gen_param_add(json_t **params, const char *arg, struct strbuf *err)
+{
+	const char *eq = strchr(arg, '='), *why;
+	char *key;
+	json_t *v;
+
+	if (!eq || eq == arg) {
+		strbuf_addstr(err, "expected KEY=VALUE");
+		return -EINVAL;
+	}
+	key = xstrndup(arg, (size_t)(eq - arg));
+	if (!llm_param_allowed(key, &why)) {
+		strbuf_addf(err, "'%s' cannot be set: %s", key, why);
+		free(key);
+		return -EINVAL;
+	}
+	v = json_loads(eq + 1, JSON_DECODE_ANY, NULL);
+	if (!v)
+		v = json_string(eq + 1);
+	if (!v) { /* not UTF-8 */
+		strbuf_addstr(err, "the value is neither JSON nor a UTF-8 string");
+		free(key);
+		return -EINVAL;
+	}
+	if (!*params)
+		*params = json_object();
+	json_object_set_new(*params, key, v);
+	free(key);
+	return 0;
+}
 
 int gen_select_tasks(const struct gen_run_opts *o, const struct catalog *cat,
 		     const struct profile *prof, const struct task ***ret, size_t *ret_nr,
@@ -92,6 +162,11 @@ char **gen_shard_args(const struct gen_run_opts *o)
 	if (isfinite(g->llm.temperature))
 		slurm_run_strv_pushf(&v, &n, "--temperature=%.17g", g->llm.temperature);
 	slurm_run_strv_pushf(&v, &n, "--max-tokens=%ld", g->llm.max_tokens);
+	if (g->llm.max_tokens_field)
+		slurm_run_strv_pushf(&v, &n, "--max-tokens-field=%s",
+				     *g->llm.max_tokens_field ? g->llm.max_tokens_field : "none");
+	for (size_t i = 0; i < o->nr_params; i++)
+		slurm_run_strv_pushf(&v, &n, "--param=%s", o->params[i]);
 	slurm_run_strv_pushf(&v, &n, "--concurrency=%u", g->llm.concurrency);
 	slurm_run_strv_pushf(&v, &n, "--request-timeout=%.17g", g->llm.timeout_s);
 	slurm_run_strv_pushf(&v, &n, "--retries=%u", g->llm.max_retries);
@@ -204,6 +279,14 @@ static char *run_env(const struct gen_run_opts *o, const struct gen_opts *g)
 	char *s;
 
 	json_object_set_new(e, "temperature", num_or_null(g->llm.temperature));
+	if (g->track != GEN_EXTERNAL) {
+		const char *field = g->llm.max_tokens_field ? g->llm.max_tokens_field
+							    : llm_max_tokens_field(g->llm.api);
+
+		json_object_set_new(e, "max_tokens_field", json_string(field));
+		json_object_set_new(e, "params", g->llm.params ? json_deep_copy(g->llm.params)
+							       : json_object());
+	}
 	json_object_set_new(e, "base_url",
 			    g->llm.base_url ? json_string(g->llm.base_url) : json_null());
 	s = json_dumps(e, JSON_COMPACT);

@@ -41,8 +41,27 @@ struct gen_run_opts {
 	size_t nr_agent_writable;
 	unsigned ks[GEN_MAX_K]; /* the Pass@k to report */
 	size_t nr_ks;
+	const char **params; /* --param KEY=VALUE as typed, nr_params (g.llm.params: parsed) */
+	size_t nr_params;
+	bool fail_on_error; /* --fail-on-error */
 	bool shard; /* a Slurm shard's run: its store ends in the rollback journal */
 };
+
+/* --k LIST ("1,5") into o->ks: 0, or -EINVAL when not 1..GEN_MAX_K positive integers. */
+int gen_parse_ks(const char *list, struct gen_run_opts *o) KGB_WUR;
+
+/*
+ * o->track and o->api (as typed) into o->g.track and o->g.llm.api: 0, 1 when the track is
+ * none of sample, agent and external, 2 when the API is neither openai nor anthropic.
+ */
+int gen_resolve_names(struct gen_run_opts *o) KGB_WUR;
+
+/*
+ * --param KEY=VALUE added to *params (an object made on first use, the caller's to decref):
+ * VALUE as JSON where it parses as JSON ("0.95", "true", "{...}"), else as a string ("high").
+ * 0, or -EINVAL with err set: no '=', an empty key, or a field kgb owns (llm_param_allowed()).
+ */
+int gen_param_add(struct json_t **params, const char *arg, struct strbuf *err) KGB_WUR;
 
 /*
  * The tasks of cat that o selects on prof (its runtime and sources, then --source and the

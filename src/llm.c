@@ -54,11 +54,57 @@ void llm_request_release(struct llm_request *r)
 
 static bool curl_ready;
 
+const char *llm_max_tokens_field(enum llm_api api)
+{
+	return api == LLM_API_OPENAI ? "max_completion_tokens" : "max_tokens";
+}
+
+static bool ends_with(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len >= n && !memcmp(s + len - n, suffix, n);
+}
+
+char *llm_endpoint(enum llm_api api, const char *base_url)
+{
+	const char *scheme = strstr(base_url, "://");
+	const char *host = scheme ? scheme + 3 : base_url;
+	size_t len = strlen(base_url);
+	struct strbuf url = STRBUF_INIT;
+	bool no_path;
+
+	while (len && base_url[len - 1] == '/')
+		len--;
+	no_path = !memchr(host, '/', len - (size_t)(host - base_url));
+	strbuf_add(&url, base_url, len);
+	if (api == LLM_API_OPENAI) {
+		if (!ends_with(base_url, len, "/chat/completions"))
+			strbuf_addstr(&url, no_path ? "/v1/chat/completions" : "/chat/completions");
+	} else if (ends_with(base_url, len, "/v1")) {
+		strbuf_addstr(&url, "/messages");
+	} else if (!ends_with(base_url, len, "/v1/messages")) {
+		strbuf_addstr(&url, "/v1/messages");
+	}
+	return strbuf_detach(&url, NULL);
+}
+
+bool llm_param_allowed(const char *key, const char **why)
+{
+	static const char *const owned[] = {"model", "messages", "system", "stream"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(owned); i++)
+		if (!strcmp(key, owned[i])) {
+			*why = "kgb sets it in every request (the model is --model, the "
+			       "conversation is the task's, --stream streams)";
+			return false;
+		}
+	return true;
+}
+
 int llm_client_new(const struct llm_config *cfg, struct llm_client **ret, struct strbuf *err)
 {
 	struct llm_client *c;
-	const char *path = cfg->api == LLM_API_OPENAI ? "/chat/completions" : "/v1/messages";
-	size_t blen;
 
 	if (!cfg->base_url || !*cfg->base_url || !cfg->model || !*cfg->model) {
 		strbuf_addstr(err, "a base URL and a model are required");
@@ -79,12 +125,9 @@ int llm_client_new(const struct llm_config *cfg, struct llm_client **ret, struct
 	c->cfg = *cfg;
 	if (!c->cfg.concurrency)
 		c->cfg.concurrency = 1;
-	blen = strlen(cfg->base_url);
-	while (blen && cfg->base_url[blen - 1] == '/')
-		blen--;
-	c->url = xmalloc(blen + strlen(path) + 1);
-	memcpy(c->url, cfg->base_url, blen);
-	strcpy(c->url + blen, path);
+	if (!c->cfg.max_tokens_field)
+		c->cfg.max_tokens_field = llm_max_tokens_field(cfg->api);
+	c->url = llm_endpoint(cfg->api, cfg->base_url);
 	c->multi = curl_multi_init();
 	if (!c->multi) {
 		free(c->url);
@@ -120,7 +163,8 @@ static char *request_body(const struct llm_config *cfg, const struct llm_request
 	char *text;
 
 	json_object_set_new(root, "model", json_string(cfg->model));
-	json_object_set_new(root, "max_tokens", json_integer(cfg->max_tokens));
+	if (*cfg->max_tokens_field)
+		json_object_set_new(root, cfg->max_tokens_field, json_integer(cfg->max_tokens));
 	if (!isnan(cfg->temperature))
 		json_object_set_new(root, "temperature", json_real(cfg->temperature));
 	for (size_t i = 0; i < r->nr_msgs; i++) {
@@ -145,6 +189,9 @@ static char *request_body(const struct llm_config *cfg, const struct llm_request
 			json_object_set_new(root, "stream_options",
 					    json_pack("{s:b}", "include_usage", 1));
 	}
+	/* The user's fields last: they replace kgb's (llm_param_allowed() keeps the owned ones). */
+	if (cfg->params)
+		json_object_update(root, cfg->params);
 	text = json_dumps(root, JSON_COMPACT);
 	json_decref(root);
 	strbuf_release(&system);
@@ -326,6 +373,34 @@ static int parse_event(enum llm_api api, json_t *ev, struct llm_request *r, stru
 	return 0;
 }
 
+/*
+ * A stream request answered with one JSON body instead of events (a server or proxy that
+ * does not stream this API): the server's error if it is one, else -EMEDIUMTYPE with the
+ * body's usage in r when it holds a valid one, so that what was spent is still counted.
+ */
+static int parse_not_stream(enum llm_api api, const char *body, size_t len,
+			    struct llm_request *r, struct strbuf *err)
+{
+	json_t *root = json_loadb(body, len, 0, NULL);
+	int ret = error_object(root, err);
+
+	if (ret == 0) {
+		struct llm_request got = {0};
+
+		if (take_usage(api, json_object_get(root, "usage"), &got)) {
+			r->prompt_tokens = got.prompt_tokens;
+			r->completion_tokens = got.completion_tokens;
+			r->cached_tokens = got.cached_tokens;
+		}
+		strbuf_addstr(err, "the server answered a stream request with one JSON body, not "
+				   "server-sent events (it does not stream this API: run without "
+				   "--stream)");
+		ret = -EMEDIUMTYPE;
+	}
+	json_decref(root);
+	return ret;
+}
+
 static int parse_stream(enum llm_api api, const char *body, size_t len, struct llm_request *r,
 			struct strbuf *err)
 {
@@ -333,6 +408,11 @@ static int parse_stream(enum llm_api api, const char *body, size_t len, struct l
 	const char *p = body, *end = body + len;
 	bool done = false, usage = false;
 	int ret = 0;
+
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+		p++;
+	if (p < end && *p == '{')
+		return parse_not_stream(api, p, (size_t)(end - p), r, err);
 
 	while (p < end && !ret) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -404,6 +484,10 @@ int llm_price_load(const char *path, const char *model, struct llm_price *ret, s
 	double *dst[] = {&ret->input, &ret->cached_input, &ret->output};
 	int r = 0;
 
+	if (!root && je.line < 0) { /* not a parse error: the file itself */
+		strbuf_addf(err, "%s: %s", path, je.text);
+		return -EINVAL;
+	}
 	if (!root) {
 		strbuf_addf(err, "%s:%d: %s", path, je.line, je.text);
 		return -EINVAL;
@@ -530,6 +614,24 @@ static void scrub_key(const char *key, struct strbuf *sb)
 		memset(p, '*', kl);
 }
 
+/* url, its user and password (if any) replaced by "***": a message may be shown or stored. */
+static void add_url_masked(struct strbuf *dst, const char *url)
+{
+	const char *host = strstr(url, "://");
+	const char *at, *slash;
+
+	host = host ? host + 3 : url;
+	slash = strchr(host, '/');
+	at = memchr(host, '@', slash ? (size_t)(slash - host) : strlen(host));
+	if (!at) {
+		strbuf_addstr(dst, url);
+		return;
+	}
+	strbuf_add(dst, url, (size_t)(host - url));
+	strbuf_addstr(dst, "***");
+	strbuf_addstr(dst, at);
+}
+
 static void excerpt(struct strbuf *dst, const struct strbuf *body)
 {
 	size_t n = body->len < LLM_ERROR_EXCERPT ? body->len : LLM_ERROR_EXCERPT;
@@ -538,6 +640,22 @@ static void excerpt(struct strbuf *dst, const struct strbuf *body)
 		strbuf_addch(dst, body->buf[i] == '\n' || body->buf[i] == '\r' ? ' ' : body->buf[i]);
 	if (body->len > n)
 		strbuf_addstr(dst, "...");
+}
+
+/* One attempt's usage (got) added to its request and to the run's totals. */
+static void count_usage(struct llm_client *c, struct llm_request *r,
+			const struct llm_request *got)
+{
+	double cost = cost_of(&c->cfg.price, got->prompt_tokens, got->cached_tokens,
+			      got->completion_tokens);
+
+	r->prompt_tokens += got->prompt_tokens;
+	r->completion_tokens += got->completion_tokens;
+	r->cached_tokens += got->cached_tokens;
+	r->cost_usd += cost;
+	c->tokens += got->prompt_tokens + got->completion_tokens;
+	if (!isnan(cost))
+		c->usd += cost;
 }
 
 /* An attempt ended: the request is done, or due again after a backoff. */
@@ -570,26 +688,19 @@ static void end_attempt(struct llm_client *c, struct transfer *t, CURLcode code,
 		int pr = llm_parse_reply(c->cfg.api, c->cfg.stream, t->reply.buf, t->reply.len,
 					 &got, &perr);
 
+		/* A reply not streamed as asked still counts what it says it cost. */
+		if (pr == 0 || pr == -EMEDIUMTYPE)
+			count_usage(c, r, &got);
 		if (pr == 0) {
-			double cost = cost_of(&c->cfg.price, got.prompt_tokens, got.cached_tokens,
-					      got.completion_tokens);
-
 			r->status = LLM_OK;
 			r->text = got.text;
 			r->finish = got.finish;
-			r->prompt_tokens += got.prompt_tokens;
-			r->completion_tokens += got.completion_tokens;
-			r->cached_tokens += got.cached_tokens;
-			r->cost_usd += cost;
-			c->tokens += got.prompt_tokens + got.completion_tokens;
-			if (!isnan(cost))
-				c->usd += cost;
 		} else {
 			llm_request_release(&got);
 			strbuf_addstr(&why, perr.buf);
-			/* A cut-off or garbled reply may come right next time; one without usage
-			 * never will. */
-			transient = pr != -ENODATA;
+			/* A cut-off or garbled reply may come right next time; one without usage,
+			 * or not streamed as asked, never will. */
+			transient = pr != -ENODATA && pr != -EMEDIUMTYPE;
 		}
 	}
 	curl_multi_remove_handle(c->multi, t->easy);
@@ -604,11 +715,17 @@ static void end_attempt(struct llm_client *c, struct transfer *t, CURLcode code,
 			}
 			t->due = now + fmin(wait, LLM_MAX_BACKOFF_S);
 		} else {
-			scrub_key(c->cfg.key, &why);
+			struct strbuf msg = STRBUF_INIT;
+
 			if (r->attempts > 1)
 				strbuf_addf(&why, " (after %u attempts)", r->attempts);
+			/* Which request it was: a wrong base URL is the commonest mistake. */
+			strbuf_addstr(&msg, "POST ");
+			add_url_masked(&msg, c->url);
+			strbuf_addf(&msg, ": %s", why.buf);
+			scrub_key(c->cfg.key, &msg);
 			r->status = LLM_FAILED;
-			r->error = strbuf_detach(&why, NULL);
+			r->error = strbuf_detach(&msg, NULL);
 		}
 	}
 	if (r->status != LLM_PENDING)

@@ -19,6 +19,8 @@
 #include "util/compiler.h"
 #include "util/strbuf.h"
 
+struct json_t;
+
 enum llm_api { LLM_API_OPENAI, LLM_API_ANTHROPIC };
 
 /* USD per million tokens; NAN where unknown (the cost is then NAN, never a guessed 0). */
@@ -28,11 +30,15 @@ struct llm_price {
 
 struct llm_config {
 	enum llm_api api;
-	const char *base_url; /* OpenAI: ".../v1" (+ /chat/completions); Anthropic: host (+ /v1/messages) */
+	const char *base_url; /* with or without /v1: llm_endpoint() */
 	const char *model;
 	const char *key;      /* NULL: no key header (local servers) */
 	double temperature;   /* NAN: not sent (the server's default) */
 	long max_tokens;
+	/* The body field max_tokens goes in; NULL: the API's (llm_max_tokens_field()); "": none. */
+	const char *max_tokens_field;
+	/* Fields merged into every request body last (--param), or NULL; borrowed. */
+	struct json_t *params;
 	double timeout_s;     /* per attempt */
 	unsigned max_retries; /* attempts after the first */
 	double backoff_s;     /* delay before the first retry; doubles per retry, capped at 60 s */
@@ -73,6 +79,28 @@ struct llm_request {
 };
 
 void llm_request_release(struct llm_request *r);
+
+/*
+ * The body field of the completion token limit that the API takes today: OpenAI's chat
+ * completions "max_completion_tokens" (its reasoning models refuse "max_tokens"), Anthropic's
+ * "max_tokens".
+ */
+const char *llm_max_tokens_field(enum llm_api api);
+
+/*
+ * The URL a request of `api` is POSTed to, from a base URL given with or without the API's
+ * version (owned string): OpenAI: a base with no path gets "/v1", then "/chat/completions"
+ * unless the base already ends with it ("http://h:8000", "http://h:8000/v1" and a provider's
+ * ".../openai/v1" all work); Anthropic: "/v1/messages" after a host, "/messages" after ".../v1",
+ * nothing after ".../v1/messages".
+ */
+char *llm_endpoint(enum llm_api api, const char *base_url);
+
+/*
+ * Whether `key` may be set by --param: not the fields kgb owns in every request (the model,
+ * the conversation, whether it streams); *why says which and why when not.
+ */
+bool llm_param_allowed(const char *key, const char **why);
 
 struct llm_client;
 

@@ -338,7 +338,9 @@ int store_run_info(struct store *s, long long *io_run_id, char **ret_platform, c
 	if (sqlite3_prepare_v2(s->db,
 			       *io_run_id > 0
 				       ? "SELECT id, platform, env FROM runs WHERE id = ?"
-				       : "SELECT id, platform, env FROM runs ORDER BY id DESC LIMIT 1",
+				       : "SELECT id, platform, env FROM runs WHERE NOT (command ="
+					 " 'kgb generate' AND harness IS NOT 'generate')"
+					 " ORDER BY id DESC LIMIT 1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return db_err(s, err, "reading the run");
 	if (*io_run_id > 0)

@@ -67,7 +67,9 @@ int store_run_begin(struct store *s, const char *platform, const char *harness,
 int store_run_end(struct store *s, long long run_id, struct strbuf *err) KGB_WUR;
 /*
  * A run's platform and env JSON (either may be NULL; both owned by the caller): the run
- * *io_run_id, or the latest when it is <= 0 (then set to its id). -ENOENT when there is none.
+ * *io_run_id, or the latest when it is <= 0 (then set to its id): the latest a command
+ * started, not an evaluation a `kgb generate` run made of its candidates (part of that run).
+ * -ENOENT when there is none.
  */
 int store_run_info(struct store *s, long long *io_run_id, char **ret_platform, char **ret_env,
 		   struct strbuf *err) KGB_WUR;

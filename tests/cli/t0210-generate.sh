@@ -124,9 +124,9 @@ test_expect_success 'replies without usable code, and failures: each outcome and
 	grep -q "^1|no_code|1|the model refused" "$TMP/bad.rows" &&
 	grep -q "^3|no_code|1|the reply was cut off at the token limit inside its code block" "$TMP/bad.rows" &&
 	grep -q "^2|no_code|1|the reply was cut off at the token limit before any Python" "$TMP/bad.rows" &&
-	grep -q "^4|no_reply|2|the reply carries no valid token usage.*(after 2 attempts)" "$TMP/bad.rows" &&
-	grep -q "|no_reply|1|HTTP 400: .*bad model" "$TMP/bad.rows" &&
-	grep -q "|no_reply|2|HTTP 500: .*(after 2 attempts)" "$TMP/bad.rows" &&
+	grep -q "^4|no_reply|2|POST $URL/v1/chat/completions: the reply carries no valid token usage.*(after 2 attempts)" "$TMP/bad.rows" &&
+	grep -q "|no_reply|1|POST $URL/v1/chat/completions: HTTP 400: .*bad model" "$TMP/bad.rows" &&
+	grep -q "|no_reply|2|POST $URL/v1/chat/completions: HTTP 500: .*(after 2 attempts)" "$TMP/bad.rows" &&
 	test "$(json_eval "$TMP/bad.out" "recs[-1][\"solved\"]")" = 0 &&
 	test "$(json_eval "$TMP/bad.out" "recs[-1][\"tokens_per_success\"]")" = None
 '
@@ -135,9 +135,9 @@ script slow '[{"match": "implement `scale`", "replies": [{"code": good, "delay":
 serve slow
 export KGB_STORE=$TMP/slow.db
 test_expect_success 'a request that outlives its timeout is retried, then given up' '
-	gen --task scale --base-url "$URL/v1" --model m --request-timeout 0.5 --retries 1 --out "$TMP/slow" \
-		--json >"$TMP/slow.out" &&
-	rows "select outcome, http_attempts, error from generations" | grep -q "^no_reply|2|Timeout was reached (after 2 attempts)" &&
+	expect_status 4 gen --task scale --base-url "$URL/v1" --model m --request-timeout 0.5 --retries 1 \
+		--out "$TMP/slow" --json >"$TMP/slow.out" &&
+	rows "select outcome, http_attempts, error from generations" | grep -q "^no_reply|2|POST $URL/v1/chat/completions: Timeout was reached (after 2 attempts)" &&
 	test "$(grep -c "" "$TMP/slow.log")" = 2
 '
 
@@ -243,6 +243,90 @@ test_expect_success 'external track: a scripted agent command, its verify and it
 	grep -q "expected auto, strict or off" "$TMP/e"
 '
 
+script pr '[{"match": "implement `scale`", "replies": [{"code": good}]}]'
+serve pr
+PR_URL=$URL
+export KGB_STORE=$TMP/pr.db
+# body FIELD...: the last logged request body's value of each FIELD (None when absent).
+body() { json_eval "$TMP/pr.log" "[recs[-1][\"body\"].get(k) for k in \"$*\".split()]"; }
+test_expect_success 'request fields: the API'"'"'s token limit field, --max-tokens-field, --param' '
+	gen --task scale --base-url "$URL" --model m --max-tokens 77 --out "$TMP/pr" >/dev/null &&
+	test "$(json_eval "$TMP/pr.log" "recs[-1][\"path\"]")" = /v1/chat/completions &&
+	test "$(body max_completion_tokens max_tokens)" = "[77, None]" &&
+	gen --task scale --base-url "$URL/v1/" --model m --max-tokens 77 --max-tokens-field max_tokens \
+		--temperature 0.5 --param top_p=0.95 --param reasoning_effort=high \
+		--param "stop=[\"<eot>\"]" --param temperature=0.1 --out "$TMP/pr" >/dev/null &&
+	test "$(body max_completion_tokens max_tokens top_p reasoning_effort stop temperature)" = \
+		"[None, 77, 0.95, '"'"'high'"'"', ['"'"'<eot>'"'"'], 0.1]" &&
+	rows "select env from runs where harness = \"generate\" order by id desc limit 1" >"$TMP/env.json" &&
+	test "$(json_eval "$TMP/env.json" "recs[0][\"params\"], recs[0][\"max_tokens_field\"]")" = \
+		"({'"'"'top_p'"'"': 0.95, '"'"'reasoning_effort'"'"': '"'"'high'"'"', '"'"'stop'"'"': ['"'"'<eot>'"'"'], '"'"'temperature'"'"': 0.1}, '"'"'max_tokens'"'"')" &&
+	gen --task scale --base-url "$URL/v1" --model m --max-tokens-field none --out "$TMP/pr" >/dev/null &&
+	test "$(body max_completion_tokens max_tokens)" = "[None, None]" &&
+	gen --task scale --api anthropic --base-url "$URL/v1" --model m --max-tokens 66 --out "$TMP/pr" >/dev/null &&
+	test "$(json_eval "$TMP/pr.log" "recs[-1][\"path\"]")" = /v1/messages &&
+	test "$(body max_tokens max_completion_tokens)" = "[66, None]" &&
+	expect_status 2 gen --base-url x --model m --param model=other 2>"$TMP/e" &&
+	grep -q "'"'"'model'"'"' cannot be set" "$TMP/e" &&
+	expect_status 2 gen --base-url x --model m --param top_p 2>"$TMP/e" &&
+	grep -q "expected KEY=VALUE" "$TMP/e"
+'
+
+export KGB_STORE=$TMP/twice.db
+test_expect_success 'an evaluation the store already held costs the run no evaluation time' '
+	gen --task scale --base-url "$PR_URL/v1" --model m --out "$TMP/twice1" --json >"$TMP/twice1.json" &&
+	gen --task scale --base-url "$PR_URL/v1" --model m --out "$TMP/twice2" --json >"$TMP/twice2.json" &&
+	json_eval "$TMP/twice1.json" "recs[-1][\"eval_s\"] > 0" | grep -qx True &&
+	test "$(json_eval "$TMP/twice2.json" "recs[-1][\"eval_s\"]")" = 0.0 &&
+	test "$(rows "select group_concat(eval_ms) from (select eval_ms from generations order by run_id)" | cut -d, -f2)" = 0.0
+'
+
+script down '[{"match": "implement", "replies": [{"status": 401, "body": "{\"error\": {\"message\": \"invalid key\"}}"}]}]'
+serve down
+export KGB_STORE=$TMP/down.db
+test_expect_success 'a run whose every request fails exits 4 and says why, in the table, --json and -v' '
+	expect_status 4 gen --base-url "$URL/v1" --model m --out "$TMP/down" >"$TMP/down.out" 2>"$TMP/e" &&
+	cat "$TMP/down.out" "$TMP/e" &&
+	grep -q "no request got a reply (2 sent); the first error: POST $URL/v1/chat/completions: HTTP 401: .*invalid key" "$TMP/e" &&
+	grep -q "^aten/scale .*1 of 1 requests failed" "$TMP/down.out" &&
+	grep -q "^  aten/shift: 1 x POST $URL/v1/chat/completions: HTTP 401: .*invalid key" "$TMP/down.out" &&
+	grep -q "^requests: 2 sent: 0 replied (0 with code), 2 failed (HTTP 401: 2), 0 not sent (budget)" "$TMP/down.out" &&
+	expect_status 4 gen --task scale --base-url "$URL/v1" --model m --out "$TMP/down" --json >"$TMP/down.json" 2>/dev/null &&
+	test "$(json_eval "$TMP/down.json" "recs[0][\"errors\"][0][\"kind\"], recs[0][\"requests\"][\"failed\"], recs[-1][\"requests\"][\"failed_by_kind\"]")" = \
+		"('"'"'HTTP 401'"'"', 1, {'"'"'HTTP 401'"'"': 1})" &&
+	expect_status 4 "$KGB" -v --tasks "$TASKS" generate --platform interpreter --task scale --base-url "$URL/v1" \
+		--model m --out "$TMP/down" >/dev/null 2>"$TMP/e" &&
+	grep -q "^kgb generate: aten/scale sample 0 round 0: POST .*HTTP 401" "$TMP/e"
+'
+
+script some '[{"match": "implement `scale`", "replies": [{"code": good}, {"status": 500}, {"code": good}, {"status": 500}]}]'
+serve some
+export KGB_STORE=$TMP/some.db
+test_expect_success 'a request failing among good ones: exit 0, or 1 with --fail-on-error' '
+	gen --task scale --base-url "$URL/v1" --model m --samples 2 --concurrency 1 --retries 0 \
+		--out "$TMP/some" >"$TMP/some.out" &&
+	grep -q "1 of 2 requests failed" "$TMP/some.out" &&
+	expect_status 1 gen --task scale --base-url "$URL/v1" --model m --samples 2 --concurrency 1 \
+		--retries 0 --fail-on-error --out "$TMP/some" >/dev/null 2>"$TMP/e" &&
+	grep -q "1 of 2 requests failed (--fail-on-error)" "$TMP/e"
+'
+
+# The sample-track run of the first case, printed again from its store.
+test_expect_success 'kgb report shows a generation run: table and --json, as generate printed it' '
+	"$KGB" --tasks "$TASKS" report --store "$TMP/oa.db" >"$TMP/rep.out" &&
+	cat "$TMP/rep.out" &&
+	grep -q "^generate run 1 (interpreter) in $TMP/oa.db" "$TMP/rep.out" &&
+	grep -q "^aten/scale  *2  *2  *0.500 " "$TMP/rep.out" &&
+	grep -q "^solved: 2/2 tasks  pass@1 0.750  pass@2 1.000" "$TMP/rep.out" &&
+	grep -q "^requests: 5 sent: 5 replied (5 with code), 0 failed, 0 not sent (budget)" "$TMP/rep.out" &&
+	"$KGB" --tasks "$TASKS" report --store "$TMP/oa.db" --run 1 --json >"$TMP/rep.json" &&
+	for k in pass_at_k prompt_tokens completion_tokens cached_tokens tokens_per_success solved requests; do
+		test "$(json_eval "$TMP/rep.json" "recs[-1][\"$k\"]")" = "$(json_eval "$TMP/oa.out" "recs[-1][\"$k\"]")" || return 1
+	done &&
+	test "$(json_eval "$TMP/rep.json" "[r[\"outcomes\"] for r in recs[:-1]]")" = \
+		"[{'"'"'mismatch'"'"': 1, '"'"'pass'"'"': 2}, {'"'"'pass'"'"': 2}]"
+'
+
 export KGB_STORE=$TMP/none.db
 test_expect_success 'bad input: clear errors, nothing stored' '
 	expect_status 2 gen --api bogus --base-url x --model m 2>"$TMP/e" && grep -q "expected openai or anthropic" "$TMP/e" &&
@@ -256,6 +340,8 @@ test_expect_success 'bad input: clear errors, nothing stored' '
 	printf "{\"m\": {\"input\": 1,}}" >"$TMP/badprices.json" &&
 	expect_status 3 gen --base-url x --model m --prices "$TMP/badprices.json" 2>"$TMP/e" &&
 	grep -q "badprices.json:1:" "$TMP/e" &&
+	expect_status 3 gen --base-url x --model m --prices "$TMP/nope.json" 2>"$TMP/e" &&
+	grep -q "nope.json: unable to open .*No such file" "$TMP/e" && ! grep -q ":-1:" "$TMP/e" &&
 	printf "{\"m\": {\"input\": -1, \"output\": 1}}" >"$TMP/neg.json" &&
 	expect_status 3 gen --base-url x --model m --prices "$TMP/neg.json" 2>"$TMP/e" &&
 	grep -q "m.input: expected a non-negative number" "$TMP/e" &&
