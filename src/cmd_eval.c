@@ -288,6 +288,10 @@ static int parse_args(int argc, char **argv, struct eval_cmd *cmd)
 		return kgb_usage_error("eval", "unexpected argument '%s'", argv[optind]);
 	if (o->method && o->solutions)
 		return kgb_usage_error("eval", "--method: not with --solutions");
+	/* else it selects nothing, and an empty run is stored as if all went well */
+	if (o->source && !catalog_source_known(o->source))
+		return kgb_usage_error("eval", "unknown source '%s' (aten, vllm, cublas)",
+				       o->source);
 	return slurm_run_check_opts(&cmd->sr, "eval", o->force);
 }
 

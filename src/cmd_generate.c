@@ -352,18 +352,15 @@ static int check_args(struct generate_args *a, bool rounds_set)
 				       r == 1 ? "--track" : "--api",
 				       r == 1 ? "sample, agent or external" : "openai or anthropic",
 				       r == 1 ? o->track : o->api);
-	if (o->g.track == GEN_EXTERNAL && !o->g.agent_cmd)
-		return kgb_usage_error("generate", "--track external needs --agent-cmd");
-	if (o->g.track != GEN_EXTERNAL && (!o->g.llm.model || !o->g.llm.base_url))
-		return kgb_usage_error("generate", "--model and --base-url are required");
 	if (o->g.track == GEN_AGENT && !rounds_set)
 		o->g.rounds = 4;
-	if (o->g.track != GEN_SAMPLE && o->g.samples > 1)
-		return kgb_usage_error("generate", "--samples is for the sample track; the agent "
-				       "tracks run one trajectory per task");
-	if (o->g.llm.budget_usd > 0 && !o->prices)
-		return kgb_usage_error("generate", "--budget-usd needs --prices");
-	return 0;
+	{
+		struct strbuf why = STRBUF_INIT;
+
+		r = gen_check_opts(o, &why) < 0 ? kgb_usage_error("generate", "%s", why.buf) : 0;
+		strbuf_release(&why);
+	}
+	return r;
 }
 
 /* The command line into *a: 0, -1 after --help, or a usage error (printed). */

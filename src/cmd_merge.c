@@ -81,6 +81,14 @@ int cmd_merge(int argc, char **argv, struct kgb_ctx *ctx)
 			ret = kgb_usage_error("merge", "'%s' is both DEST and a shard", argv[i]);
 			goto out;
 		}
+		/* Each shard is a store before DEST is made: a wrong argument leaves no DEST. */
+		if (store_open_readonly(argv[i], &store, &err) < 0) {
+			fprintf(stderr, "kgb merge: shard store: %s\n", err.buf);
+			ret = KGB_EXIT_DATA;
+			goto out;
+		}
+		store_free(store);
+		store = NULL;
 	}
 	if (!label.len) {
 		char *abs = path_abs(argv[optind + 1]), *dir;

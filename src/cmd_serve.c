@@ -271,6 +271,13 @@ int cmd_serve(int argc, char **argv, struct kgb_ctx *kctx)
 	if (!o.store_path)
 		o.store_path = getenv("KGB_STORE") && *getenv("KGB_STORE") ? getenv("KGB_STORE")
 									   : "kgb-results.db";
+	/* A server that cannot listen (no libmicrohttpd, the port taken) makes no store. */
+	if (serve_http_check(&o, &err) < 0) {
+		fprintf(stderr, "kgb serve: %s\n", err.buf);
+		strbuf_release(&err);
+		free(addr);
+		return KGB_EXIT_ENV;
+	}
 	ret = serve_init(&s, &o, kctx);
 	if (ret != KGB_EXIT_OK)
 		goto out_release;

@@ -991,6 +991,15 @@ static int setup_platform(struct engine *g)
 	int ret;
 
 	g->python = o->python ? xstrdup(o->python) : platform_python(g->kctx->root);
+	/*
+	 * On the interpreter nothing runs it before the workers, which would all end `crash`: a
+	 * verdict on the candidates, stored, for a wrong path ("python3" is looked up in $PATH).
+	 */
+	if (strchr(g->python, '/') && access(g->python, X_OK) < 0) {
+		fprintf(stderr, "kgb %s: %s '%s': %s\n", o->cmd,
+			o->python ? "--python" : "the workers' Python", g->python, strerror(errno));
+		return o->python ? KGB_EXIT_USAGE : KGB_EXIT_ENV;
+	}
 	g->harness = harness_version(g->kctx->root, &g->err, o->timing);
 	if (!g->harness)
 		return fail(g, KGB_EXIT_ENV);
@@ -1039,18 +1048,15 @@ static int setup_platform(struct engine *g)
 	return KGB_EXIT_OK;
 }
 
-/* The results store, and the --history one (read-only). */
+/*
+ * The --history store (read-only), then the results store: a wrong --history fails before the
+ * results store is made.
+ */
 static int open_stores(struct engine *g)
 {
 	struct eval_opts *o = g->o;
 	int r;
 
-	r = store_open(o->store_path, &g->out->store, &g->err);
-	/* A shard's store is read from other hosts while it runs: no WAL (docs/cluster.md). */
-	if (r == 0 && o->shard)
-		r = store_use_rollback_journal(g->out->store, &g->err);
-	if (r < 0)
-		return fail(g, r == -EBUSY ? KGB_EXIT_ENV : KGB_EXIT_DATA);
 	if (o->history) {
 		r = store_open_readonly(o->history, &g->history, &g->err);
 		if (r < 0) {
@@ -1058,6 +1064,12 @@ static int open_stores(struct engine *g)
 			return r == -ENOENT ? KGB_EXIT_USAGE : KGB_EXIT_DATA;
 		}
 	}
+	r = store_open(o->store_path, &g->out->store, &g->err);
+	/* A shard's store is read from other hosts while it runs: no WAL (docs/cluster.md). */
+	if (r == 0 && o->shard)
+		r = store_use_rollback_journal(g->out->store, &g->err);
+	if (r < 0)
+		return fail(g, r == -EBUSY ? KGB_EXIT_ENV : KGB_EXIT_DATA);
 	return KGB_EXIT_OK;
 }
 
@@ -1141,6 +1153,9 @@ static int setup_workers(struct engine *g)
 					    strcmp(g->platform, "cuda") ? NULL : g->python, o->cmd);
 	if (!g->out->sandbox)
 		return KGB_EXIT_ENV;
+	/* Only now the stores: whatever fails above (a strict sandbox) leaves no new store. */
+	if ((ret = open_stores(g)) != KGB_EXIT_OK)
+		return ret;
 	if (!g->probe)
 		g->probe = json_object();
 	json_object_set(g->probe, "sandbox", g->out->sandbox);
@@ -1552,6 +1567,18 @@ int eval_run(struct eval_opts *o, struct kgb_ctx *kctx, const struct eval_hooks 
 		goto out;
 	if ((r = setup_platform(&g)) != KGB_EXIT_OK)
 		goto out;
+	/*
+	 * KGB_TWO_PHASE=1 runs a platform that does not time in the GPU's two phases too (its
+	 * "timing" jobs re-check the timed cases): how the tests exercise that flow on the CPU.
+	 */
+	g.two_phase = platform_times(g.platform) ||
+		      (getenv("KGB_TWO_PHASE") && !strcmp(getenv("KGB_TWO_PHASE"), "1"));
+	if (o->timing && !g.two_phase) {
+		fprintf(stderr, "kgb %s: --timing %s: platform '%s' does not time\n", o->cmd,
+			o->timing, g.platform);
+		r = KGB_EXIT_USAGE;
+		goto out;
+	}
 	if (o->method && (r = load_method(&g)) != KGB_EXIT_OK)
 		goto out;
 	r = collect_candidates(o, g.cat, g.platform, g.method_job ? &g.method : NULL, &g.cands,
@@ -1571,20 +1598,9 @@ int eval_run(struct eval_opts *o, struct kgb_ctx *kctx, const struct eval_hooks 
 		r = fail(&g, KGB_EXIT_DATA);
 		goto out;
 	}
-	if ((r = open_stores(&g)) != KGB_EXIT_OK || (r = setup_workers(&g)) != KGB_EXIT_OK)
+	/* setup_workers() opens the stores once all else is ready: a failure leaves none new. */
+	if ((r = setup_workers(&g)) != KGB_EXIT_OK)
 		goto out;
-	/*
-	 * KGB_TWO_PHASE=1 runs a platform that does not time in the GPU's two phases too (its
-	 * "timing" jobs re-check the timed cases): how the tests exercise that flow on the CPU.
-	 */
-	g.two_phase = platform_times(g.platform) ||
-		      (getenv("KGB_TWO_PHASE") && !strcmp(getenv("KGB_TWO_PHASE"), "1"));
-	if (o->timing && !g.two_phase) {
-		fprintf(stderr, "kgb %s: --timing %s: platform '%s' does not time\n", o->cmd,
-			o->timing, g.platform);
-		r = KGB_EXIT_USAGE;
-		goto out;
-	}
 	if ((r = plan(&g)) != KGB_EXIT_OK || (r = run_jobs(&g)) != KGB_EXIT_OK)
 		goto out;
 	for (size_t i = 0; i < g.nr_cands; i++) {

@@ -74,12 +74,34 @@ static bool defines(const char *code, size_t len, const char *name)
 	return false;
 }
 
+/*
+ * Why no block will do: every name the closest block lacks, so that the model (who reads this as
+ * feedback) and a user see all of them at once, not one at a time over several rounds.
+ */
+static void say_missing(const struct block *b, const char *const *entries, size_t nr_entries,
+			size_t missing, struct strbuf *why)
+{
+	size_t said = 0;
+
+	strbuf_addstr(why, "no code block defines every required function: ");
+	for (size_t e = 0; e < nr_entries; e++) {
+		if (defines(b->start, b->len, entries[e]))
+			continue;
+		if (said)
+			strbuf_addstr(why, said + 1 == missing ? " and " : ", ");
+		strbuf_addf(why, "'%s'", entries[e]);
+		said++;
+	}
+	strbuf_addf(why, " %s missing (%zu of %zu missing in the closest block)",
+		    missing == 1 ? "is" : "are", missing, nr_entries);
+}
+
 int extract_code(const char *reply, const char *finish, const char *const *entries,
 		 size_t nr_entries, char **ret_code, struct strbuf *why)
 {
 	struct block *blocks = NULL;
-	size_t nr = 0, alloc = 0, best_missing = (size_t)-1;
-	const char *p, *end, *open = NULL, *missing_name = NULL;
+	size_t nr = 0, alloc = 0, best_missing = (size_t)-1, best = 0;
+	const char *p, *end, *open = NULL;
 	size_t open_len = 0;
 	char open_ch = 0;
 	bool open_python = false, cut = finish && (!strcmp(finish, "length") ||
@@ -132,15 +154,9 @@ int extract_code(const char *reply, const char *finish, const char *const *entri
 	}
 	for (size_t b = nr; b-- > 0;) {
 		size_t missing = 0;
-		const char *first = NULL;
 
-		for (size_t e = 0; e < nr_entries; e++) {
-			if (!defines(blocks[b].start, blocks[b].len, entries[e])) {
-				missing++;
-				if (!first)
-					first = entries[e];
-			}
-		}
+		for (size_t e = 0; e < nr_entries; e++)
+			missing += !defines(blocks[b].start, blocks[b].len, entries[e]);
 		if (!missing) {
 			*ret_code = xstrndup(blocks[b].start, blocks[b].len);
 			ret = 0;
@@ -148,7 +164,7 @@ int extract_code(const char *reply, const char *finish, const char *const *entri
 		}
 		if (missing < best_missing) {
 			best_missing = missing;
-			missing_name = first;
+			best = b;
 		}
 	}
 	if (open && open_python)
@@ -158,9 +174,7 @@ int extract_code(const char *reply, const char *finish, const char *const *entri
 		strbuf_addstr(why, cut ? "the reply was cut off at the token limit before any Python "
 					 "code block" : "the reply has no fenced Python code block");
 	else
-		strbuf_addf(why, "no code block defines every required function: '%s' is missing "
-			    "(%zu of %zu missing in the closest block)", missing_name, best_missing,
-			    nr_entries);
+		say_missing(&blocks[best], entries, nr_entries, best_missing, why);
 out:
 	free(blocks);
 	return ret;

@@ -62,6 +62,29 @@ int gen_resolve_names(struct gen_run_opts *o)
 	return 0;
 }
 
+int gen_check_opts(const struct gen_run_opts *o, struct strbuf *why)
+{
+	const struct gen_opts *g = &o->g;
+	const char *url = g->llm.base_url;
+
+	if (g->track == GEN_EXTERNAL && !g->agent_cmd)
+		strbuf_addstr(why, "--track external needs --agent-cmd");
+	else if (g->track != GEN_EXTERNAL && (!g->llm.model || !url))
+		strbuf_addstr(why, "--model and --base-url are required");
+	else if (g->track != GEN_EXTERNAL && strncmp(url, "http://", 7) &&
+		 strncmp(url, "https://", 8))
+		strbuf_addf(why, "--base-url: expected http://... or https://..., got '%s'", url);
+	/* Found now, not once the run is in the store. */
+	else if (g->out_dir && access(g->out_dir, F_OK) == 0 && !path_is_dir(g->out_dir))
+		strbuf_addf(why, "--out: '%s' is not a directory", g->out_dir);
+	else if (g->track != GEN_SAMPLE && g->samples > 1)
+		strbuf_addstr(why, "--samples is for the sample track; the agent tracks run one "
+				   "trajectory per task");
+	else if (g->llm.budget_usd > 0 && !o->prices)
+		strbuf_addstr(why, "--budget-usd needs --prices");
+	return why->len ? -EINVAL : 0;
+}
+
 int gen_param_add(json_t **params, const char *arg, struct strbuf *err)
 {
 	const char *eq = strchr(arg, '='), *why;

@@ -57,6 +57,13 @@ int gen_parse_ks(const char *list, struct gen_run_opts *o) KGB_WUR;
 int gen_resolve_names(struct gen_run_opts *o) KGB_WUR;
 
 /*
+ * The options of o taken together, once resolved (gen_resolve_names()): 0, or -EINVAL with
+ * why set (an agent command or a model missing, a base URL that is not http(s), an --out
+ * that is not a directory, --samples beside an agent track, --budget-usd without prices).
+ */
+int gen_check_opts(const struct gen_run_opts *o, struct strbuf *why) KGB_WUR;
+
+/*
  * --param KEY=VALUE added to *params (an object made on first use, the caller's to decref):
  * VALUE as JSON where it parses as JSON ("0.95", "true", "{...}"), else as a string ("high").
  * 0, or -EINVAL with err set: no '=', an empty key, or a field kgb owns (llm_param_allowed()).

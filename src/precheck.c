@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -70,6 +71,11 @@ struct precheck *precheck_new(const char *python, const char *root)
 	pthread_mutex_init(&pc->lock, NULL);
 	pthread_mutex_init(&pc->spawn_lock, NULL);
 	pthread_cond_init(&pc->spawn_cond, NULL);
+	/*
+	 * A process that died is a write error (EPIPE, ask_once() says "exited"), not a SIGPIPE
+	 * that ends kgb: eval asks before sched_run(), which ignores SIGPIPE too, has started.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	pc->python = xstrdup(python);
 	pc->root = xstrdup(root);
 	strbuf_init(&pc->pending, 0);

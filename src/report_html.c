@@ -67,9 +67,18 @@ static const char script[] =
 	" f.value=order.length?order[0]:'';filter();\n"
 	" var shown=Array.prototype.filter.call(tb.rows,function(r){\n"
 	"  return r.style.display!=='none';}).length;\n"
+	/* each plot's labels as drawn (whether each lies inside the SVG), its source groups */
+	" var plots={};\n"
+	" Array.prototype.forEach.call(document.querySelectorAll('.plot'),function(p){\n"
+	"  var w=p.querySelector('svg').viewBox.baseVal.width;\n"
+	"  plots[p.id]={legend:Array.prototype.map.call(p.querySelectorAll('text.legend'),\n"
+	"   function(e){var b=e.getBBox();\n"
+	"    return {text:e.textContent,fits:b.x>=0&&b.x+b.width<=w};}),\n"
+	"   groups:Array.prototype.map.call(p.querySelectorAll('text.group'),\n"
+	"   function(e){return e.textContent;})};});\n"
 	" var out=document.createElement('pre');out.id='selftest';\n"
 	" out.textContent=JSON.stringify({sorted_desc:ok,order:order,filter_shown:shown,\n"
-	"  errors:window.kgbErrors});document.body.appendChild(out);}\n"
+	"  plots:plots,errors:window.kgbErrors});document.body.appendChild(out);}\n"
 	"})();\n";
 
 static const char error_hook[] =
@@ -428,18 +437,46 @@ static void plot_end(struct strbuf *o)
 	strbuf_addstr(o, "</div>\n");
 }
 
-static void legend(struct strbuf *o, const struct report_method *m, size_t n, double x, double y)
+/*
+ * The plots' labels of methods (legends, the speedup plot's rows) have LEGEND_PX pixels; at
+ * 11px a character takes at most about 7 (digits in DejaVu Sans; only wide capitals take more),
+ * so they are cut to LEGEND_CHARS by svg_short_labels(), which keeps labels that differ apart
+ * (a longer label ran past the SVG's edge, and two runs of one model looked alike). Each
+ * label's <title> has it whole, as a tooltip. A plot with a legend is PLOT_W wide.
+ */
+#define LEGEND_CHARS 26
+#define LEGEND_PX 190
+#define LEGEND_X 410 /* the legend's colour swatches; its text starts 14 further */
+#define PLOT_W (LEGEND_X + 14 + LEGEND_PX + 6)
+
+/* Label i of a plot: the short one shown, the whole one as its tooltip. */
+static void plot_label(struct strbuf *o, const struct report_method *m, char *const *lab,
+		       size_t i, double x, double y, const char *anchor)
 {
+	strbuf_addstr(o, "<g><title>");
+	escape_html(o, m[i].label);
+	strbuf_addstr(o, "</title>");
+	svg_text(o, x, y, anchor, "legend", lab[i]);
+	strbuf_addstr(o, "</g>\n");
+}
+
+/* The legend at (LEGEND_X, y). */
+static void legend(struct strbuf *o, const struct report_method *m, char *const *lab, size_t n,
+		   double y)
+{
+	double x = LEGEND_X;
+
 	for (size_t i = 0; i < n; i++) {
 		strbuf_addf(o,
 			    "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>",
 			    x, y + 14.0 * (double)i - 9, svg_color(i));
-		svg_text(o, x + 14, y + 14.0 * (double)i, "start", "legend", m[i].label);
+		plot_label(o, m, lab, i, x + 14, y + 14.0 * (double)i, "start");
 	}
 }
 
 /* Passing speedups of all methods on a log axis, one row of points per method. */
-static void plot_speedups(struct strbuf *o, const struct report_method *m, size_t n)
+static void plot_speedups(struct strbuf *o, const struct report_method *m, char *const *lab,
+			  size_t n)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	size_t total = 0;
@@ -456,12 +493,14 @@ static void plot_speedups(struct strbuf *o, const struct report_method *m, size_
 		}
 	lo = fmin(lo, 1), hi = fmax(hi, 1);
 	svg_nice_domain(&lo, &hi, true);
-	x = (struct svg_scale){.d0 = lo, .d1 = hi, .r0 = 150, .r1 = 540, .log = true};
+	/* the rows' labels, right-aligned, have the LEGEND_PX on the left */
+	x = (struct svg_scale){.d0 = lo, .d1 = hi, .r0 = LEGEND_PX + 10, .r1 = PLOT_W - 20,
+			       .log = true};
 	y = (struct svg_scale){.d0 = 0, .d1 = (double)n, .r0 = h - 40, .r1 = 10};
-	plot_begin(o, "plot-speedup", "Speedup distribution (passing candidates, log scale)", 560,
-		   h);
+	plot_begin(o, "plot-speedup", "Speedup distribution (passing candidates, log scale)",
+		   PLOT_W, h);
 	if (!total) {
-		svg_text(o, 280, h / 2.0, "middle", "title",
+		svg_text(o, PLOT_W / 2.0, h / 2.0, "middle", "title",
 			 "no timed passing candidates (correctness-only platform)");
 		plot_end(o);
 		return;
@@ -489,7 +528,7 @@ static void plot_speedups(struct strbuf *o, const struct report_method *m, size_
 		struct report_metrics mt;
 		size_t c = 0;
 
-		svg_text(o, x.r0 - 6, cy + 4, "end", "legend", m[i].label);
+		plot_label(o, m, lab, i, x.r0 - 6, cy + 4, "end");
 		for (size_t j = 0; j < m[i].nr; j++) {
 			const struct store_eval *e = &m[i].evals[j];
 
@@ -516,13 +555,14 @@ static void plot_speedups(struct strbuf *o, const struct report_method *m, size_
 }
 
 /* fast_p against p for each method (the fraction of candidates correct and faster than p). */
-static void plot_fast_p(struct strbuf *o, const struct report_method *m, size_t n)
+static void plot_fast_p(struct strbuf *o, const struct report_method *m, char *const *lab,
+			size_t n)
 {
 	struct svg_scale x = {.d0 = 0, .d1 = 3, .r0 = 60, .r1 = 400};
 	struct svg_scale y = {.d0 = 0, .d1 = 1, .r0 = 250, .r1 = 20};
 	bool any = false;
 
-	plot_begin(o, "plot-fast-p", "fast_p over p", 560, 290);
+	plot_begin(o, "plot-fast-p", "fast_p over p", PLOT_W, 290);
 	svg_axes(o, &x, &y, "p (speedup threshold)", "fast_p");
 	for (size_t i = 0; i < n; i++) {
 		double *sp = xcalloc(m[i].nr + 1, sizeof(*sp));
@@ -555,22 +595,44 @@ static void plot_fast_p(struct strbuf *o, const struct report_method *m, size_t 
 	}
 	if (!any)
 		svg_text(o, 230, 140, "middle", "title", "no candidates with timed cases");
-	legend(o, m, n, 410, 30);
+	legend(o, m, lab, n, 30);
 	plot_end(o);
 }
 
-/* Pass rate per source, one bar per method. */
-static void plot_sources(struct strbuf *o, const struct report_method *m, size_t n)
+/* Whether some method has candidates of `source`. */
+static bool source_has_data(const struct report_method *m, size_t n, const char *source)
 {
-	int ns = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct report_metrics mt;
+
+		report_compute_metrics(&m[i].rr, source, &mt);
+		if (mt.total)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Pass rate per source, one bar per method: a group for each source some method has
+ * candidates of (an empty group reads as a pass rate of 0).
+ */
+static void plot_sources(struct strbuf *o, const struct report_method *m, char *const *lab,
+			 size_t n)
+{
+	int ns = 0, ng = 0;
 	struct svg_scale y = {.d0 = 0, .d1 = 1, .r0 = 250, .r1 = 20};
 	struct svg_scale x = {.d0 = 0, .d1 = 1, .r0 = 60, .r1 = 400};
+	const char **groups;
 	double gw;
 
 	while (catalog_sources[ns])
 		ns++;
-	gw = (x.r1 - x.r0) / ns;
-	plot_begin(o, "plot-sources", "Pass rate by source", 560, 290);
+	groups = xcalloc((size_t)ns + 1, sizeof(*groups));
+	for (int s = 0; s < ns; s++)
+		if (source_has_data(m, n, catalog_sources[s]))
+			groups[ng++] = catalog_sources[s];
+	gw = (x.r1 - x.r0) / (ng ? ng : 1);
+	plot_begin(o, "plot-sources", "Pass rate by source", PLOT_W, 290);
 	{
 		double t[16];
 		size_t nt = svg_ticks(0, 1, false, t, 6);
@@ -588,31 +650,34 @@ static void plot_sources(struct strbuf *o, const struct report_method *m, size_t
 		strbuf_addstr(o, "<line class=\"axis\" x1=\"60\" x2=\"400\" y1=\"250\" "
 				 "y2=\"250\"/>\n");
 	}
-	for (int s = 0; s < ns; s++) {
+	for (int g = 0; g < ng; g++) {
 		double bw = (gw - 10) / (double)(n ? n : 1);
 
-		svg_text(o, x.r0 + gw * (s + 0.5), 266, "middle", "tick", catalog_sources[s]);
+		svg_text(o, x.r0 + gw * (g + 0.5), 266, "middle", "tick group", groups[g]);
 		for (size_t i = 0; i < n; i++) {
 			struct report_metrics mt;
 			double rate, top;
 
-			report_compute_metrics(&m[i].rr, catalog_sources[s], &mt);
+			report_compute_metrics(&m[i].rr, groups[g], &mt);
 			if (!mt.total)
 				continue;
 			rate = stats_rate(mt.pass, mt.total);
 			top = svg_scale_map(&y, rate);
 			strbuf_addf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
 				       "fill=\"%s\" data-value=\"%.17g\"><title>",
-				    x.r0 + gw * s + 5 + bw * (double)i, top, bw, y.r0 - top,
+				    x.r0 + gw * g + 5 + bw * (double)i, top, bw, y.r0 - top,
 				    svg_color(i), rate);
 			escape_html(o, m[i].label);
-			strbuf_addf(o, " %s: %zu/%zu</title></rect>\n", catalog_sources[s], mt.pass,
+			strbuf_addf(o, " %s: %zu/%zu</title></rect>\n", groups[g], mt.pass,
 				    mt.total);
 		}
 	}
+	if (!ng)
+		svg_text(o, 230, 140, "middle", "title", "no candidates");
 	svg_text(o, 230, 284, "middle", "title", "source");
-	legend(o, m, n, 410, 30);
+	legend(o, m, lab, n, 30);
 	plot_end(o);
+	free(groups);
 }
 
 /* Task x platform: the fraction of the candidates on that platform (all methods) passing. */
@@ -675,7 +740,8 @@ static void plot_heatmap(struct strbuf *o, const struct report_method *m, size_t
 }
 
 /* Pass@1 against the tokens a method spent (generation runs; log x). */
-static void plot_tokens(struct strbuf *o, const struct report_method *m, size_t n)
+static void plot_tokens(struct strbuf *o, const struct report_method *m, char *const *lab,
+			size_t n)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	size_t pts = 0;
@@ -688,7 +754,7 @@ static void plot_tokens(struct strbuf *o, const struct report_method *m, size_t 
 		}
 	svg_nice_domain(&lo, &hi, true);
 	x = (struct svg_scale){.d0 = lo, .d1 = hi, .r0 = 60, .r1 = 400, .log = true};
-	plot_begin(o, "plot-tokens", "Pass@1 against tokens spent", 560, 290);
+	plot_begin(o, "plot-tokens", "Pass@1 against tokens spent", PLOT_W, 290);
 	svg_axes(o, &x, &y, "tokens (prompt + completion, log scale)", "Pass@1");
 	for (size_t i = 0; i < n; i++) {
 		struct report_metrics mt;
@@ -709,7 +775,7 @@ static void plot_tokens(struct strbuf *o, const struct report_method *m, size_t 
 	}
 	if (!pts)
 		svg_text(o, 230, 140, "middle", "title", "no generation runs (no tokens spent)");
-	legend(o, m, n, 410, 30);
+	legend(o, m, lab, n, 30);
 	plot_end(o);
 }
 
@@ -742,6 +808,12 @@ static void provenance(struct strbuf *o, const struct report_method *m, size_t n
 
 void report_html_render(struct strbuf *o, const struct report_method *m, size_t n)
 {
+	const char **full = xcalloc(n + 1, sizeof(*full));
+	char **lab;
+
+	for (size_t i = 0; i < n; i++)
+		full[i] = m[i].label;
+	lab = svg_short_labels(full, n, LEGEND_CHARS);
 	strbuf_addstr(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 			 "<title>KernelGenBench report</title>\n<script>");
 	strbuf_addstr(o, error_hook);
@@ -757,12 +829,16 @@ void report_html_render(struct strbuf *o, const struct report_method *m, size_t 
 	by_source(o, m, n);
 	by_platform(o, m, n);
 	strbuf_addstr(o, "<h2>Plots</h2>\n<div class=\"plots\">\n");
-	plot_speedups(o, m, n);
-	plot_fast_p(o, m, n);
-	plot_sources(o, m, n);
-	plot_tokens(o, m, n);
+	plot_speedups(o, m, lab, n);
+	plot_fast_p(o, m, lab, n);
+	plot_sources(o, m, lab, n);
+	plot_tokens(o, m, lab, n);
 	plot_heatmap(o, m, n);
 	strbuf_addstr(o, "</div>\n");
+	for (size_t i = 0; i < n; i++)
+		free(lab[i]);
+	free(lab);
+	free(full);
 	task_table(o, m, n);
 	provenance(o, m, n);
 	strbuf_addstr(o, "<script>");

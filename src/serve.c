@@ -196,6 +196,7 @@ int serve_init(struct serve *s, const struct serve_opts *o, struct kgb_ctx *kctx
 {
 	struct strbuf err = STRBUF_INIT;
 	struct store *st = NULL;
+	bool made_spool = false;
 	long long n = 0;
 	int ret;
 
@@ -245,6 +246,7 @@ int serve_init(struct serve *s, const struct serve_opts *o, struct kgb_ctx *kctx
 			strbuf_addstr(&sp, o->spool);
 		else
 			strbuf_addf(&sp, "%s.spool", o->store_path);
+		made_spool = !path_is_dir(sp.buf);
 		if (mkdir_p(sp.buf, 0700) < 0 || !(s->spool = path_abs(sp.buf))) {
 			fprintf(stderr, "kgb serve: cannot make the spool directory '%s'\n", sp.buf);
 			strbuf_release(&sp);
@@ -258,6 +260,9 @@ int serve_init(struct serve *s, const struct serve_opts *o, struct kgb_ctx *kctx
 	    store_queue_open(o->store_path, &s->q, &err) < 0 ||
 	    store_queue_recover(s->q, &n, &err) < 0) {
 		fprintf(stderr, "kgb serve: %s\n", err.buf);
+		/* A server that did not start leaves no spool of its own (empty yet: rmdir). */
+		if (made_spool)
+			rmdir(s->spool);
 		ret = KGB_EXIT_ENV;
 		goto out;
 	}

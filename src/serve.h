@@ -159,6 +159,13 @@ enum serve_route serve_route(const char *method, const char *path, const char **
 
 /* serve_http.c: the HTTP daemon on s->o's address. */
 int serve_http_start(struct serve *s, unsigned *ret_port, struct strbuf *err) KGB_WUR;
+/*
+ * Whether serve_http_start() could listen as `o` says: libmicrohttpd loads, and o's address and
+ * port can be bound now (a socket bound and closed again, with the SO_REUSEADDR libmicrohttpd
+ * sets). Before serve_init(), so that a command line that cannot serve fails before the store
+ * and the spool are made. 0, or negative errno with err set (as serve_http_start()'s).
+ */
+int serve_http_check(const struct serve_opts *o, struct strbuf *err) KGB_WUR;
 void serve_http_stop(struct serve *s);
 
 #endif

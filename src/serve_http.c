@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mhd.h"
 #include "util/parse.h"
@@ -274,6 +276,32 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	strbuf_release(&rq->body);
 	free(rq);
 	*con_cls = NULL;
+}
+
+int serve_http_check(const struct serve_opts *o, struct strbuf *err)
+{
+	struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)o->port)};
+	int fd, one = 1, r = 0;
+
+	if ((r = mhd_load(err)) < 0)
+		return r;
+	if (inet_pton(AF_INET, o->listen_addr, &addr.sin_addr) != 1) {
+		strbuf_addf(err, "--listen: '%s' is not an IPv4 address", o->listen_addr);
+		return -EINVAL;
+	}
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		strbuf_addf(err, "socket: %s", strerror(errno));
+		return -errno;
+	}
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+	    bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		strbuf_addf(err, "cannot listen on %s:%u (%s)", o->listen_addr, o->port,
+			    strerror(errno));
+		r = -EADDRINUSE;
+	}
+	close(fd);
+	return r;
 }
 
 int serve_http_start(struct serve *s, unsigned *ret_port, struct strbuf *err)

@@ -397,8 +397,9 @@ static int drive(const struct slurm_run_opts *o, const struct slurm_run_driver *
 		ret = merge_report(d, cat, plan, run_dir);
 		goto out;
 	}
-	slurm_status_write(stdout, plan, st, d->json);
-	if (ret == KGB_EXIT_OK)
+	if (!d->quiet)
+		slurm_status_write(stdout, plan, st, d->json);
+	if (ret == KGB_EXIT_OK && !d->quiet)
 		fprintf(stderr,
 		        "kgb %s: %zu of %zu shards done; 'kgb status %s' follows them; "
 		        "run this command again to %s\n",

@@ -127,6 +127,7 @@ struct slurm_run_driver {
 	const char *platform;   /* --platform, or NULL */
 	const char *store_path; /* where the finished run is merged (--store; NULL: default) */
 	bool json;              /* the shards' table as JSON when the run is not finished */
+	bool quiet;             /* no table and no progress line while it is not (kgb serve) */
 	int verbose;
 	/*
 	 * Adds the shards of one platform to the plan: its selected tasks, dealt with

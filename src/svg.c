@@ -2,9 +2,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "escape.h"
+#include "util/xalloc.h"
 
 double svg_scale_map(const struct svg_scale *s, double v)
 {
@@ -165,6 +167,137 @@ void svg_axes(struct strbuf *sb, const struct svg_scale *x, const struct svg_sca
 		    x->r0 - 38, (y->r0 + y->r1) / 2);
 	escape_html(sb, ytitle);
 	strbuf_addstr(sb, "</text>\n");
+}
+
+/* A label as UTF-8 code points: code point k is s[off[k], off[k + 1]). */
+struct u8_label {
+	const char *s;
+	size_t n, *off;
+};
+
+static void u8_index(struct u8_label *u, const char *s)
+{
+	size_t len = strlen(s);
+
+	u->s = s;
+	u->n = 0;
+	u->off = xcalloc(len + 2, sizeof(*u->off));
+	for (size_t i = 0; i < len; i++)
+		if (!i || ((unsigned char)s[i] & 0xc0) != 0x80) /* not a continuation byte */
+			u->off[u->n++] = i;
+	u->off[u->n] = len;
+}
+
+static bool u8_same(const struct u8_label *a, size_t i, const struct u8_label *b, size_t j)
+{
+	size_t la = a->off[i + 1] - a->off[i];
+
+	return la == b->off[j + 1] - b->off[j] && !memcmp(a->s + a->off[i], b->s + b->off[j], la);
+}
+
+/* How many code points a and b share at their start, or (at_end) at their end. */
+static size_t u8_common(const struct u8_label *a, const struct u8_label *b, bool at_end)
+{
+	size_t k = 0;
+
+	while (k < a->n && k < b->n &&
+	       u8_same(a, at_end ? a->n - 1 - k : k, b, at_end ? b->n - 1 - k : k))
+		k++;
+	return k;
+}
+
+static void u8_add(struct strbuf *sb, const struct u8_label *u, size_t from, size_t to)
+{
+	strbuf_add(sb, u->s + u->off[from], u->off[to] - u->off[from]);
+}
+
+#define ELLIPSIS "\xe2\x80\xa6" /* U+2026, one character of the `max` */
+
+/*
+ * The shortest tail, from min_tail up, with which head + "..." + tail (max characters) differs
+ * from every other label: in its head or in its tail. 0 when none does.
+ */
+static size_t fitting_tail(const struct u8_label *u, size_t n, size_t i, size_t max,
+			   size_t min_tail, size_t min_head)
+{
+	for (size_t t = min_tail; t + 1 + min_head <= max; t++) {
+		bool ok = true;
+
+		for (size_t j = 0; j < n && ok; j++)
+			if (j != i && strcmp(u[i].s, u[j].s))
+				ok = u8_common(&u[i], &u[j], false) < max - 1 - t ||
+				     u8_common(&u[i], &u[j], true) < t;
+		if (ok)
+			return t;
+	}
+	return 0;
+}
+
+/* Label i shortened (it is longer than max): see svg_short_labels(). */
+static char *short_label(const struct u8_label *u, size_t n, size_t i, size_t max)
+{
+	const struct u8_label *l = &u[i];
+	size_t min_head = max / 3, t = fitting_tail(u, n, i, max, max / 3, min_head);
+	size_t p = 0, w = max - min_head - 2, a;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (t) {
+		u8_add(&sb, l, 0, max - 1 - t);
+		strbuf_addstr(&sb, ELLIPSIS);
+		u8_add(&sb, l, l->n - t, l->n);
+		return strbuf_detach(&sb, NULL);
+	}
+	/* they differ only in the middle: show it, centred on the first difference */
+	for (size_t j = 0; j < n; j++) {
+		size_t c = j != i && strcmp(l->s, u[j].s) ? u8_common(l, &u[j], false) : 0;
+
+		p = c > p ? c : p;
+	}
+	a = p > min_head + w / 2 ? p - w / 2 : min_head;
+	u8_add(&sb, l, 0, min_head);
+	strbuf_addstr(&sb, ELLIPSIS);
+	if (a + w + 1 >= l->n) {
+		u8_add(&sb, l, l->n - w - 1, l->n);
+	} else {
+		u8_add(&sb, l, a, a + w);
+		strbuf_addstr(&sb, ELLIPSIS);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+char **svg_short_labels(const char *const *labels, size_t n, size_t max)
+{
+	struct u8_label *u = xcalloc(n + 1, sizeof(*u));
+	char **out = xcalloc(n + 1, sizeof(*out));
+	bool *alike = xcalloc(n + 1, sizeof(*alike));
+
+	for (size_t i = 0; i < n; i++)
+		u8_index(&u[i], labels[i]);
+	for (size_t i = 0; i < n; i++)
+		out[i] = u[i].n <= max ? xstrdup(labels[i]) : short_label(u, n, i, max);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (strcmp(labels[i], labels[j]) && !strcmp(out[i], out[j]))
+				alike[i] = alike[j] = true;
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		char tag[32];
+		size_t keep;
+
+		if (!alike[i])
+			continue;
+		snprintf(tag, sizeof(tag), "#%zu", i);
+		keep = max - 1 - strlen(tag);
+		u8_add(&sb, &u[i], 0, u[i].n < keep ? u[i].n : keep);
+		strbuf_addf(&sb, ELLIPSIS "%s", tag);
+		free(out[i]);
+		out[i] = strbuf_detach(&sb, NULL);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(u[i].off);
+	free(u);
+	free(alike);
+	return out;
 }
 
 const char *svg_color(size_t i)

@@ -44,6 +44,18 @@ void svg_axes(struct strbuf *sb, const struct svg_scale *x, const struct svg_sca
 void svg_text(struct strbuf *sb, double x, double y, const char *anchor, const char *cls,
 	      const char *text);
 
+/*
+ * Labels for a plot's legend, from labels[0..n): each at most `max` characters (UTF-8 code
+ * points; max >= 12), since a legend has a fixed width and a longer label is cut by the SVG's
+ * edge. A new array of new strings (free each, then the array). A label that fits is kept. A
+ * longer one keeps its head and its tail around "...", the tail long enough to show where it
+ * differs from every other label (report_methods_disambiguate ends duplicates with their store
+ * and run, so the end is where runs of one model differ); where no tail does, the part where it
+ * first differs from another instead of the tail; if two still read alike, "...#i" (i: its
+ * index, as the Runs table numbers them) ends each. Labels equal in full stay equal.
+ */
+char **svg_short_labels(const char *const *labels, size_t n, size_t max);
+
 /* The i-th colour of the series palette, "#rrggbb". */
 const char *svg_color(size_t i);
 /* A colour from white (t = 0) to green (t = 1) for heatmap cells; grey for NAN. */

@@ -55,6 +55,8 @@ int mkdir_p(const char *path, unsigned mode)
 	}
 	if (mkdir(p, mode) < 0 && errno != EEXIST)
 		r = -errno;
+	else if (!path_is_dir(p)) /* a file of that name: the caller's use of it would fail later */
+		r = -ENOTDIR;
 out:
 	free(p);
 	return r;

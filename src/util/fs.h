@@ -13,7 +13,7 @@ struct strbuf;
 char *path_join(const char *a, const char *b);
 bool path_is_dir(const char *path);
 bool path_is_file(const char *path);
-/* mkdir -p; -errno on failure. */
+/* mkdir -p; -errno on failure (-ENOTDIR when `path` is there but not a directory). */
 int mkdir_p(const char *path, unsigned mode) KGB_WUR;
 /* Removes a directory tree (no symlink following); -errno on the first failure. */
 int rm_rf(const char *path);

@@ -266,9 +266,9 @@ test_expect_success 'request fields: the API'"'"'s token limit field, --max-toke
 	gen --task scale --api anthropic --base-url "$URL/v1" --model m --max-tokens 66 --out "$TMP/pr" >/dev/null &&
 	test "$(json_eval "$TMP/pr.log" "recs[-1][\"path\"]")" = /v1/messages &&
 	test "$(body max_tokens max_completion_tokens)" = "[66, None]" &&
-	expect_status 2 gen --base-url x --model m --param model=other 2>"$TMP/e" &&
+	expect_status 2 gen --base-url http://x --model m --param model=other 2>"$TMP/e" &&
 	grep -q "'"'"'model'"'"' cannot be set" "$TMP/e" &&
-	expect_status 2 gen --base-url x --model m --param top_p 2>"$TMP/e" &&
+	expect_status 2 gen --base-url http://x --model m --param top_p 2>"$TMP/e" &&
 	grep -q "expected KEY=VALUE" "$TMP/e"
 '
 
@@ -329,23 +329,23 @@ test_expect_success 'kgb report shows a generation run: table and --json, as gen
 
 export KGB_STORE=$TMP/none.db
 test_expect_success 'bad input: clear errors, nothing stored' '
-	expect_status 2 gen --api bogus --base-url x --model m 2>"$TMP/e" && grep -q "expected openai or anthropic" "$TMP/e" &&
-	expect_status 2 gen --base-url x 2>"$TMP/e" && grep -q "model and --base-url are required" "$TMP/e" &&
-	expect_status 2 gen --base-url x --model m --budget-usd 1 2>"$TMP/e" && grep -q "needs --prices" "$TMP/e" &&
+	expect_status 2 gen --api bogus --base-url http://x --model m 2>"$TMP/e" && grep -q "expected openai or anthropic" "$TMP/e" &&
+	expect_status 2 gen --base-url http://x 2>"$TMP/e" && grep -q "model and --base-url are required" "$TMP/e" &&
+	expect_status 2 gen --base-url http://x --model m --budget-usd 1 2>"$TMP/e" && grep -q "needs --prices" "$TMP/e" &&
 	expect_status 2 gen --track external 2>"$TMP/e" && grep -q "needs --agent-cmd" "$TMP/e" &&
 	for t in 0.0004 1e300 0 -1 nan; do
-		expect_status 2 gen --base-url x --model m --request-timeout $t 2>"$TMP/e" &&
+		expect_status 2 gen --base-url http://x --model m --request-timeout $t 2>"$TMP/e" &&
 		grep -q "request-timeout: expected seconds from 0.001 to 1000000" "$TMP/e" || return 1
 	done &&
 	printf "{\"m\": {\"input\": 1,}}" >"$TMP/badprices.json" &&
-	expect_status 3 gen --base-url x --model m --prices "$TMP/badprices.json" 2>"$TMP/e" &&
+	expect_status 3 gen --base-url http://x --model m --prices "$TMP/badprices.json" 2>"$TMP/e" &&
 	grep -q "badprices.json:1:" "$TMP/e" &&
-	expect_status 3 gen --base-url x --model m --prices "$TMP/nope.json" 2>"$TMP/e" &&
+	expect_status 3 gen --base-url http://x --model m --prices "$TMP/nope.json" 2>"$TMP/e" &&
 	grep -q "nope.json: unable to open .*No such file" "$TMP/e" && ! grep -q ":-1:" "$TMP/e" &&
 	printf "{\"m\": {\"input\": -1, \"output\": 1}}" >"$TMP/neg.json" &&
-	expect_status 3 gen --base-url x --model m --prices "$TMP/neg.json" 2>"$TMP/e" &&
+	expect_status 3 gen --base-url http://x --model m --prices "$TMP/neg.json" 2>"$TMP/e" &&
 	grep -q "m.input: expected a non-negative number" "$TMP/e" &&
-	expect_status 3 gen --base-url x --model m --task nosuch 2>"$TMP/e" && grep -q "no such task" "$TMP/e" &&
+	expect_status 3 gen --base-url http://x --model m --task nosuch 2>"$TMP/e" && grep -q "no such task" "$TMP/e" &&
 	test ! -e "$TMP/none.db"
 '
 

@@ -62,6 +62,38 @@ html_eval() {
 	PY
 }
 
+# need_chromium: ends a case where there is no Chromium: failed under $CI, else skipped.
+need_chromium() {
+	[ -n "$CHROMIUM" ] && return 0
+	if [ -n "${CI:-}" ]; then echo "chromium is missing (scripts/bootstrap.sh installs it)"; exit 1; fi
+	echo "skipped: no chromium here"
+	exit 0
+}
+
+# page_selftest PAGE OUT: the #selftest record of PAGE as headless Chromium renders it (one JSON
+# line: the sorted table, and per plot its labels as drawn and its source groups) into OUT.
+page_selftest() {
+	"$CHROMIUM" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$TMP/chrome" \
+		--virtual-time-budget=3000 --dump-dom "file://$1#selftest" 2>/dev/null >"$2.dom" &&
+	"$PY" - "$2.dom" >"$2" <<-'PY'
+	import html, re, sys
+	m = re.search(r'<pre id="selftest">([^<]*)</pre>', open(sys.argv[1]).read())
+	print(html.unescape(m.group(1)))
+	PY
+}
+
+# legends_apart JSON: in every plot, each method's label lies inside the SVG and reads unlike
+# the others' (a label cut by the SVG's edge, or two cut alike, cannot be told apart).
+legends_apart() {
+	"$PY" - "$1" <<-'PY'
+	import json, sys
+	for name, plot in json.load(open(sys.argv[1]))["plots"].items():
+	    texts = [l["text"] for l in plot["legend"]]
+	    assert len(set(texts)) == len(texts), (name, texts)
+	    assert all(l["fits"] for l in plot["legend"]), (name, plot["legend"])
+	PY
+}
+
 test_expect_success 'two real methods: shipped solutions and a generate run' '
 	"$KGB" --tasks "$CAT" eval --platform interpreter -j 2 >"$TMP/eval.txt" &&
 	"$KGB" --tasks "$CAT" generate --platform interpreter --backoff 0 --model m-test \
@@ -115,7 +147,7 @@ test_expect_success 'report -o writes one self-contained page with every method'
 	grep -q "&lt;b&gt;evil&lt;/b&gt;" "$TMP/page.html" && ! grep -q "<b>evil" "$TMP/page.html" &&
 	grep -c "<circle" "$TMP/page.html" | grep -qv "^0$" &&
 	"$KGB" report -o "$TMP/latest.html" &&
-	grep -q "data-run=\"$(sqlite3 "$KGB_STORE" "select max(id) from runs")\"" "$TMP/latest.html" &&
+	grep -q "data-run=\"$(sqlite3 "$KGB_STORE" "select max(id) from runs where harness = '"'"'generate'"'"' or command != '"'"'kgb generate'"'"'")\"" "$TMP/latest.html" &&
 	expect_status 3 "$KGB" report -o "$TMP/x.html" "$TMP/none.db" 2>"$TMP/e" &&
 	grep -q "cannot read store .*none.db" "$TMP/e" && test ! -e "$TMP/none.db" &&
 	expect_status 3 "$KGB" report -o "$TMP/x.html" "$TMP/cuda.db:99" 2>"$TMP/e" &&
@@ -169,6 +201,36 @@ test_expect_success 'the page in headless Chromium: no console errors, sorting, 
 		mkdir -p "$SHOTS" && cp "$TMP/report.png" "$SHOTS/report.png" &&
 		cp "$TMP/page.html" "$SHOTS/report.html"
 	fi
+'
+
+# Issue 37: two generation runs of one model, with different options, were labelled alike in
+# the plots (the label's end, where report_methods_disambiguate tells them apart, was cut off).
+LONG=a-model-name-longer-than-any-legend-of-the-report
+test_expect_success 'plot labels past the legend width: apart, inside the plot, whole in <title>' '
+	for t in 0 1; do
+		"$KGB" --tasks "$CAT" generate --platform interpreter --backoff 0 --task scale \
+			--model "$LONG" --temperature $t --store "$TMP/long.db" --out "$TMP/long-$t" \
+			--base-url "http://127.0.0.1:$(cat "$TMP/srv.port")/v1" >/dev/null || exit 1
+	done &&
+	test "$(sqlite3 "$TMP/long.db" "select group_concat(id) from runs where harness = \"generate\"")" = 1,3 &&
+	"$KGB" report -o "$TMP/long.html" "$TMP/long.db:1" "$TMP/long.db:3" &&
+	grep -q "<title>$LONG (sample) (long.db:1)</title>" "$TMP/long.html" &&
+	grep -q "<title>$LONG (sample) (long.db:3)</title>" "$TMP/long.html" &&
+	need_chromium &&
+	page_selftest "$TMP/long.html" "$TMP/long.json" && cat "$TMP/long.json" &&
+	test "$(json_eval "$TMP/long.json" "len(recs[0][\"plots\"][\"plot-fast-p\"][\"legend\"])")" = 2 &&
+	legends_apart "$TMP/long.json" &&
+	page_selftest "$TMP/page.html" "$TMP/page.json" && legends_apart "$TMP/page.json"
+'
+
+# Issue 37: a source no run has candidates of got an empty group (read as a pass rate of 0).
+test_expect_success 'pass rate by source: a group only for the sources with candidates' '
+	"$KGB" report -o "$TMP/aten.html" 1 2 &&
+	need_chromium &&
+	page_selftest "$TMP/aten.html" "$TMP/aten.json" &&
+	test "$(json_eval "$TMP/aten.json" "recs[0][\"plots\"][\"plot-sources\"][\"groups\"]")" = "['"'"'aten'"'"']" &&
+	page_selftest "$TMP/page.html" "$TMP/page.json" &&
+	test "$(json_eval "$TMP/page.json" "recs[0][\"plots\"][\"plot-sources\"][\"groups\"]")" = "['"'"'aten'"'"', '"'"'vllm'"'"']"
 '
 
 test_expect_success 'export: CSV (RFC 4180) and JSON lines, per evaluation and per case' '

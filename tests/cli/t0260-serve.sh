@@ -18,7 +18,28 @@ test_expect_success 'a missing libmicrohttpd is said, exit 4' '
 	expect_status 4 env KGB_MHD_LIBRARY=libmicrohttpd-missing.so.12 "$KGB" --tasks \
 		"$FIXTURES/tasks" serve --listen 127.0.0.1:0 --platform interpreter \
 		--store "$TMP/nolib.db" 2>"$TMP/e" &&
-	grep -q "needs GNU libmicrohttpd" "$TMP/e"
+	grep -q "needs GNU libmicrohttpd" "$TMP/e" &&
+	test ! -e "$TMP/nolib.db" && test ! -e "$TMP/nolib.db.spool"
+'
+# Issue 37: a server that cannot listen made its store and spool before it found out.
+test_expect_success 'a port in use: exit 4, and no store or spool made' '
+	"$PY" - "$TMP/taken.port" <<-'EOF' &
+	import socket, sys, time
+	s = socket.socket()
+	s.bind(("127.0.0.1", 0))
+	s.listen()
+	open(sys.argv[1] + ".tmp", "w").write(str(s.getsockname()[1]))
+	__import__("os").rename(sys.argv[1] + ".tmp", sys.argv[1])
+	time.sleep(30)
+	EOF
+	holder=$! &&
+	for _ in $(seq 100); do [ -s "$TMP/taken.port" ] && break; sleep 0.1; done &&
+	rc=0 &&
+	"$KGB" --tasks "$FIXTURES/tasks" serve --listen "127.0.0.1:$(cat "$TMP/taken.port")" \
+		--platform interpreter --store "$TMP/taken.db" 2>"$TMP/e" || rc=$?
+	kill $holder
+	test "$rc" = 4 && grep -q "cannot listen on 127.0.0.1:" "$TMP/e" &&
+	test ! -e "$TMP/taken.db" && test ! -e "$TMP/taken.db.spool"
 '
 test_expect_success 'a non-loopback address without --tokens is a usage error' '
 	expect_status 2 "$KGB" serve --listen 0.0.0.0:0 --store "$TMP/x.db" 2>"$TMP/e" &&

@@ -7,7 +7,7 @@
 
 static void test_extract(void **state)
 {
-	static const char *const entries[] = {"add", "add_out"};
+	static const char *const entries[] = {"add", "add_out", "add_grad"};
 	static const struct {
 		const char *what, *reply, *finish;
 		size_t nr_entries;
@@ -38,7 +38,14 @@ static void test_extract(void **state)
 		{"anthropic max_tokens before code", "Let me think...", "max_tokens", 1, NULL,
 		 "cut off at the token limit before any"},
 		{"second entry missing", "```python\n" KERNEL "```", "stop", 2, NULL,
-		 "'add_out' is missing"},
+		 "'add_out' is missing (1 of 2 missing in the closest block)"},
+		{"both entries missing: both named", "```python\ndef helper(): 1\n```", "stop", 2,
+		 NULL, "function: 'add' and 'add_out' are missing (2 of 2 missing in the closest"},
+		{"three missing: a list", "```python\ndef helper(): 1\n```", "stop", 3, NULL,
+		 "function: 'add', 'add_out' and 'add_grad' are missing (3 of 3 missing"},
+		{"the closest block's names, not the last block's",
+		 "```python\n" KERNEL "```\n```python\ndef helper(): 1\n```", "stop", 3, NULL,
+		 "function: 'add_out' and 'add_grad' are missing (2 of 3 missing"},
 		{"nested def does not count", "```python\nclass K:\n    def add(self):\n        pass\n"
 		 "```", "stop", 1, NULL, "'add' is missing"},
 		{"prefix of another name does not count", "```python\ndef add_out(x): 1\n```", "stop",

@@ -252,8 +252,89 @@ static void test_progress_bar(void **state)
 	strbuf_release(&sb);
 }
 
+/* Code points of a UTF-8 string, checking that no sequence is cut. */
+static size_t code_points(const char *s)
+{
+	size_t n = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; n++) {
+		size_t k = *p >= 0xf0 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc0 ? 2 : 1;
+
+		for (size_t c = 1; c < k; c++)
+			assert_int_equal(p[c] & 0xc0, 0x80);
+		p += k;
+	}
+	return n;
+}
+
+/* Shortened labels of labels[0..n) at `max`: each fits, and labels that differ still do. */
+static char **short_labels(const char *const *labels, size_t n, size_t max)
+{
+	char **out = svg_short_labels(labels, n, max);
+
+	for (size_t i = 0; i < n; i++) {
+		print_message("%s -> %s\n", labels[i], out[i]);
+		assert_true(code_points(out[i]) <= max);
+		for (size_t j = 0; j < n; j++)
+			assert_int_equal(!strcmp(labels[i], labels[j]), !strcmp(out[i], out[j]));
+	}
+	return out;
+}
+
+static void free_labels(char **l, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(l[i]);
+	free(l);
+}
+
+static void test_short_labels(void **state)
+{
+	/* two runs of one model in one store: they differ only in their last characters */
+	static const char *const runs[] = {
+		"shipped",
+		"claude-sonnet-4-5-20250929 (sample) (kgb-results.db:3)",
+		"claude-sonnet-4-5-20250929 (sample) (kgb-results.db:4)",
+		"claude-sonnet-4-5-20250929 (sample)",
+		"shipped",
+	};
+	/* differ only in the middle, far from either end */
+	static const char *const middle[] = {
+		"a-very-long-common-prefix-X-and-a-long-common-suffix (sample)",
+		"a-very-long-common-prefix-Y-and-a-long-common-suffix (sample)",
+	};
+	/* the middle windows of 0 and 1 (centred on 30) read alike: the index decides */
+	static const char *const alike[] = {
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		"aaaaaaaaaaaaaaaaaaaabaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaacaaaaaaaaaaaaaaaaaaa",
+		"aaaaaaaaaaaaaaaaaaaabaaaaaaaaacaaaaaaaaaaaaaaaaaaa",
+	};
+	static const char *const utf8[] = {"modèle-très-long-à-accents-ünïcode (sample)"};
+	char **l;
+
+	(void)state;
+	l = short_labels(runs, ARRAY_SIZE(runs), 26);
+	assert_string_equal(l[0], "shipped");
+	assert_string_equal(l[3], "claude-sonnet-4-5\xe2\x80\xa6(sample)");
+	assert_string_equal(l[1], "claude-sonnet-4-5\xe2\x80\xa6ts.db:3)");
+	free_labels(l, ARRAY_SIZE(runs));
+	l = short_labels(middle, ARRAY_SIZE(middle), 26);
+	assert_non_null(strstr(l[0], "-X-"));
+	assert_non_null(strstr(l[1], "-Y-"));
+	free_labels(l, ARRAY_SIZE(middle));
+	l = short_labels(alike, ARRAY_SIZE(alike), 12);
+	assert_string_equal(l[0], "aaaaaaaaa\xe2\x80\xa6#0");
+	assert_string_equal(l[1], "aaaaaaaaa\xe2\x80\xa6#1");
+	free_labels(l, ARRAY_SIZE(alike));
+	l = short_labels(utf8, 1, 26);
+	assert_int_equal(code_points(l[0]), 26);
+	assert_string_equal(l[0], "modèle-très-long-\xe2\x80\xa6(sample)");
+	free_labels(l, 1);
+}
+
 static const struct CMUnitTest tests[] = {
-	cmocka_unit_test(test_progress_bar),
+	cmocka_unit_test(test_progress_bar), cmocka_unit_test(test_short_labels),
 	cmocka_unit_test(test_scale_linear_and_log), cmocka_unit_test(test_ticks),
 	cmocka_unit_test(test_nice_domain_and_labels), cmocka_unit_test(test_escape_html),
 	cmocka_unit_test(test_escape_csv), cmocka_unit_test(test_escape_text),
