@@ -15,6 +15,7 @@
 #include "catalog.h"
 #include "escape.h"
 #include "eval.h"
+#include "eval_shard.h"
 #include "kgb.h"
 #include "profile.h"
 #include "report.h"
@@ -296,58 +297,6 @@ static int parse_args(int argc, char **argv, struct eval_cmd *cmd)
 }
 
 /*
- * The options every shard's `kgb eval` gets (the plan's eval_args): those that change what is
- * evaluated or how, with paths made absolute (the shards run elsewhere). The platform, the
- * store and the tasks are each shard's own.
- */
-static char **shard_eval_args(const struct eval_cmd *cmd)
-{
-	const struct eval_opts *o = &cmd->e;
-	char **v = xcalloc(1, sizeof(*v));
-	size_t n = 0;
-
-	if (o->solutions) {
-		char *abs = path_abs(o->solutions);
-
-		slurm_run_strv_pushf(&v, &n, "--solutions=%s", abs ? abs : o->solutions);
-		free(abs);
-	}
-	if (o->source)
-		slurm_run_strv_pushf(&v, &n, "--source=%s", o->source);
-	/* Each shard writes its tasks' candidates from the table (the same files on any node). */
-	if (o->method)
-		slurm_run_strv_pushf(&v, &n, "--method=%s", o->method);
-	slurm_run_strv_pushf(&v, &n, "--seed=%llu", o->seed);
-	if (o->heldout)
-		slurm_run_strv_push(&v, &n, "--heldout");
-	slurm_run_strv_pushf(&v, &n, "--timeout=%g", o->timeout_s);
-	if (o->slots)
-		slurm_run_strv_pushf(&v, &n, "--jobs=%u", o->slots);
-	else if (cmd->sr.cpus_per_task)
-		slurm_run_strv_pushf(&v, &n, "--jobs=%u", cmd->sr.cpus_per_task);
-	if (o->timing)
-		slurm_run_strv_pushf(&v, &n, "--timing=%s", o->timing);
-	if (o->cache_root)
-		slurm_run_strv_pushf(&v, &n, "--cache-root=%s", o->cache_root);
-	if (o->split)
-		slurm_run_strv_pushf(&v, &n, "--split=%u", o->split);
-	if (o->history)
-		slurm_run_strv_pushf(&v, &n, "--history=%s", o->history);
-	if (o->standby >= 0)
-		slurm_run_strv_pushf(&v, &n, "--standby=%d", o->standby);
-	if (o->timing_jobs)
-		slurm_run_strv_pushf(&v, &n, "--timing-jobs=%u", o->timing_jobs);
-	if (o->python)
-		slurm_run_strv_pushf(&v, &n, "--python=%s", o->python);
-	slurm_run_strv_pushf(&v, &n, "--sandbox=%s", sandbox_mode_to_string(o->sandbox));
-	if (o->memory_mib)
-		slurm_run_strv_pushf(&v, &n, "--memory-limit=%llu", o->memory_mib);
-	if (o->cache_mib)
-		slurm_run_strv_pushf(&v, &n, "--cache-limit=%llu", o->cache_mib);
-	return v;
-}
-
-/*
  * `kgb eval --run-dir DIR --shard K` (the batch script's call): the plan's options for shard K
  * parsed into *o, as if typed, with its platform, its tasks and DIR/shard-K.db as the store.
  * *ret_plan and *ret_argv (owned) hold the strings *cmd points into. A KGB_EXIT_* code.
@@ -374,32 +323,13 @@ static int shard_setup(struct eval_cmd *cmd, struct slurm_plan *ret_plan, char *
 	return KGB_EXIT_OK;
 }
 
-/* A platform's shards of a Slurm run (slurm_run_driver.plan_platform): its tasks with candidates. */
+/* A platform's shards of a Slurm run (slurm_run_driver.plan_platform): eval_shard.h's. */
 static int plan_platform(void *data, const struct catalog *cat, const struct profile *prof,
 			 const char *platform, struct slurm_plan *plan)
 {
 	struct eval_cmd *cmd = data;
-	struct strbuf err = STRBUF_INIT;
-	const struct task **tasks = NULL;
-	size_t *counts = NULL, ntasks = 0;
-	int r;
 
-	cmd->e.profile = prof; /* its sources filter the tasks */
-	r = eval_collect_tasks(&cmd->e, cat, prof->runtime, &tasks, &counts, &ntasks, &err);
-	cmd->e.profile = NULL;
-	if (r < 0) {
-		fprintf(stderr, "kgb eval: %s\n", err.buf);
-		strbuf_release(&err);
-		return r == -ENOENT ? KGB_EXIT_USAGE : KGB_EXIT_DATA;
-	}
-	strbuf_release(&err);
-	if (!ntasks)
-		fprintf(stderr, "kgb eval: platform '%s': no candidate to evaluate, skipping\n",
-			platform);
-	slurm_run_deal(&cmd->sr, plan, platform, tasks, counts, ntasks);
-	free(tasks);
-	free(counts);
-	return KGB_EXIT_OK;
+	return eval_plan_platform(&cmd->e, &cmd->sr, cat, prof, platform, plan);
 }
 
 /* Prints the run(s) the shards were merged into (slurm_run_driver.report). */
@@ -434,7 +364,7 @@ static int eval_submit(struct eval_cmd *cmd, struct kgb_ctx *kctx)
 				     .verbose = kctx->verbose, .plan_platform = plan_platform,
 				     .report = slurm_report, .data = cmd};
 
-	return slurm_run_submit(&cmd->sr, &d, kctx, shard_eval_args(cmd));
+	return slurm_run_submit(&cmd->sr, &d, kctx, eval_shard_args(&cmd->e, cmd->sr.cpus_per_task));
 }
 
 int cmd_eval(int argc, char **argv, struct kgb_ctx *kctx)

@@ -16,6 +16,7 @@
 
 #include "kgb.h"
 #include "serve.h"
+#include "slurm_run.h"
 #include "util/parse.h"
 #include "util/xalloc.h"
 
@@ -49,8 +50,11 @@ static void usage(void)
 	       "  --python PATH     Python for workers (default $KGB_PYTHON or <root>/.venv)\n"
 	       "  --sandbox=MODE    worker isolation: auto (default), strict or off (kgb eval)\n"
 	       "  --memory-limit MIB  memory per worker (kgb eval)\n"
-	       "  --backend local   evaluate on this machine (the only backend of kgb serve yet;\n"
-	       "                    scale out with several servers: docs/service.md)\n");
+	       "\n"
+	       "With --backend slurm each batch is the shards of a Slurm run under --run-dir DIR\n"
+	       "(the batches' spool too: the compute nodes must see it), merged into --store once\n"
+	       "done; --platform names the nodes' platform (docs/service.md, docs/cluster.md).\n"
+	       "%s", slurm_run_usage);
 }
 
 enum {
@@ -70,7 +74,6 @@ enum {
 	OPT_PYTHON,
 	OPT_SANDBOX,
 	OPT_MEMORY_LIMIT,
-	OPT_BACKEND,
 };
 
 /* "ADDR:PORT" (or ":PORT", or "PORT") into o; 0 or a usage error. */
@@ -148,7 +151,8 @@ static int parse_num(int c, const char *arg, struct serve_opts *o)
 	}
 }
 
-static int parse_args(int argc, char **argv, struct serve_opts *o, char **ret_addr)
+static int parse_args(int argc, char **argv, struct serve_opts *o, struct slurm_run_opts *sr,
+		      char **ret_addr)
 {
 	static const struct option opts[] = {
 		{"listen", required_argument, NULL, OPT_LISTEN},
@@ -169,7 +173,7 @@ static int parse_args(int argc, char **argv, struct serve_opts *o, char **ret_ad
 		{"python", required_argument, NULL, OPT_PYTHON},
 		{"sandbox", required_argument, NULL, OPT_SANDBOX},
 		{"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
-		{"backend", required_argument, NULL, OPT_BACKEND},
+		SLURM_RUN_LONG_OPTIONS,
 		{"help", no_argument, NULL, 'h'},
 		{0},
 	};
@@ -202,17 +206,13 @@ static int parse_args(int argc, char **argv, struct serve_opts *o, char **ret_ad
 				return kgb_usage_error("serve", "--sandbox: expected auto, strict or "
 						       "off, got '%s'", optarg);
 			break;
-		case OPT_BACKEND:
-			if (strcmp(optarg, "local"))
-				return kgb_usage_error("serve", "--backend: only 'local' (got '%s'); "
-						       "docs/service.md says how to scale out",
-						       optarg);
-			break;
 		case 'h':
 			usage();
 			return -1;
 		default:
 			r = parse_num(c, optarg, o);
+			if (r == -ENOENT)
+				r = slurm_run_parse_opt(sr, "serve", c, optarg);
 			if (r == -ENOENT)
 				return kgb_usage_error("serve", "unknown option");
 			if (r)
@@ -221,6 +221,18 @@ static int parse_args(int argc, char **argv, struct serve_opts *o, char **ret_ad
 	}
 	if (optind < argc)
 		return kgb_usage_error("serve", "unexpected argument '%s'", argv[optind]);
+	if ((r = slurm_run_check_opts(sr, "serve", false)))
+		return r;
+	if (sr->shard >= 0)
+		return kgb_usage_error("serve", "--shard is a shard's own call, not the server's");
+	if (sr->slurm && !o->platform)
+		return kgb_usage_error("serve", "--backend slurm: name the platform the compute "
+				       "nodes run (--platform P)");
+	if (sr->slurm) {
+		o->slurm = sr;
+		if (!o->spool) /* the nodes read the candidates: the spool on the shared run dir */
+			o->spool = sr->run_dir;
+	}
 	return 0;
 }
 
@@ -250,23 +262,23 @@ int cmd_serve(int argc, char **argv, struct kgb_ctx *kctx)
 			       .batch_size = 32, .connections = 128, .max_wait_s = 60};
 	struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
 	struct strbuf err = STRBUF_INIT;
+	struct slurm_run_opts sr = {.shard = -1};
 	struct serve s;
 	char *addr = NULL, c;
 	unsigned port = 0;
 	long long queued = 0;
 	int ret, r;
 
-	r = parse_args(argc, argv, &o, &addr);
+	r = parse_args(argc, argv, &o, &sr, &addr);
 	if (r) {
-		free(addr);
-		return r < 0 ? KGB_EXIT_OK : r;
+		ret = r < 0 ? KGB_EXIT_OK : r;
+		goto out_args;
 	}
 	if (!o.tokens_path && !loopback(o.listen_addr)) {
 		ret = kgb_usage_error("serve", "--listen %s without --tokens: anyone who reaches "
 				      "the port could submit code; give --tokens FILE",
 				      o.listen_addr);
-		free(addr);
-		return ret;
+		goto out_args;
 	}
 	if (!o.store_path)
 		o.store_path = getenv("KGB_STORE") && *getenv("KGB_STORE") ? getenv("KGB_STORE")
@@ -275,8 +287,8 @@ int cmd_serve(int argc, char **argv, struct kgb_ctx *kctx)
 	if (serve_http_check(&o, &err) < 0) {
 		fprintf(stderr, "kgb serve: %s\n", err.buf);
 		strbuf_release(&err);
-		free(addr);
-		return KGB_EXIT_ENV;
+		ret = KGB_EXIT_ENV;
+		goto out_args;
 	}
 	ret = serve_init(&s, &o, kctx);
 	if (ret != KGB_EXIT_OK)
@@ -319,7 +331,10 @@ int cmd_serve(int argc, char **argv, struct kgb_ctx *kctx)
 	queued = s.in_flight;
 	pthread_mutex_unlock(&s.lock);
 	if (queued) {
-		/* The batch's rows stay `running`: the next start queues them again. */
+		/*
+		 * The batch's rows stay `running`: the next start queues them again. The worker
+		 * still runs: what it reads (the options, sr) stays until the process ends.
+		 */
 		fprintf(stderr, "kgb serve: stopped mid-batch: its %lld submission%s run again at "
 			"the next start\n", queued, queued == 1 ? "" : "s");
 		strbuf_release(&err);
@@ -331,6 +346,8 @@ int cmd_serve(int argc, char **argv, struct kgb_ctx *kctx)
 out_release:
 	serve_release(&s);
 	strbuf_release(&err);
+out_args:
 	free(addr);
+	slurm_run_opts_release(&sr);
 	return ret;
 }

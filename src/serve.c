@@ -319,9 +319,8 @@ static void log_event(void *data, const struct eval_event *ev)
 		ev->task->op, ev->verdict, ev->wall_ms);
 }
 
-/* The kgb.eval.v1 records of a run, by sample (the submission id): a new object. */
-static json_t *run_records(struct store *st, long long run_id, const char *platform,
-			   const char *store_path, struct strbuf *err)
+json_t *serve_run_records(struct store *st, long long run_id, const char *platform,
+			  const char *store_path, struct strbuf *err)
 {
 	char *buf = NULL, *line, *save = NULL;
 	size_t len = 0;
@@ -480,9 +479,17 @@ static json_t *eval_phase(struct serve *s, struct store_sub *const *v, size_t n,
 	strbuf_addf(&cmdline, "kgb serve (%s of %zu from %s)", secret ? "ranked run" : "batch", n,
 		    v[0]->id);
 	eo.cmdline = cmdline.buf;
+	if (s->o.slurm) {
+		/* Its own directory per phase: shards of a killed server's run write elsewhere. */
+		strbuf_addf(&err, "%s/%s-run-%lld", s->spool, name, (long long)time(NULL));
+		recs = serve_slurm_phase(s, &eo, err.buf, &r);
+		strbuf_reset(&err);
+		goto out;
+	}
 	r = eval_run(&eo, &s->kctx, &hooks, &out);
 	if (r == KGB_EXIT_OK)
-		recs = run_records(out.store, out.run_id, out.platform, s->o.store_path, &err);
+		recs = serve_run_records(out.store, out.run_id, out.platform, s->o.store_path,
+					 &err);
 	if (r == KGB_EXIT_OK && !recs)
 		fprintf(stderr, "kgb serve: reading the batch's results: %s\n", err.buf);
 	eval_outcome_release(&out);

@@ -34,7 +34,10 @@
 #define SERVE_PRECHECK_TIMEOUT_S 30.0 /* for the static precheck of one submission */
 
 struct catalog;
+struct eval_opts;
 struct precheck;
+struct slurm_run_opts;
+struct store;
 struct store_queue;
 
 struct serve_opts {
@@ -57,6 +60,8 @@ struct serve_opts {
 	unsigned connections;	     /* concurrent HTTP connections */
 	double max_wait_s;	     /* bound of ?wait= */
 	bool allow_remote_no_auth;   /* listen beyond loopback without --tokens */
+	/* --backend slurm (serve_slurm.c): each batch as shards of a Slurm run, or NULL. */
+	const struct slurm_run_opts *slurm;
 };
 
 /* Completion-latency histogram bounds (seconds) of /metrics. */
@@ -167,5 +172,22 @@ int serve_http_start(struct serve *s, unsigned *ret_port, struct strbuf *err) KG
  */
 int serve_http_check(const struct serve_opts *o, struct strbuf *err) KGB_WUR;
 void serve_http_stop(struct serve *s);
+
+/* ---- between serve.c and serve_slurm.c ---- */
+
+/* The kgb.eval.v1 records of run run_id of st, by sample (the submission id): a new object. */
+json_t *serve_run_records(struct store *st, long long run_id, const char *platform,
+			  const char *store_path, struct strbuf *err);
+
+/*
+ * The candidates eo names (written under eo->solutions, which the compute nodes must see)
+ * evaluated as the shards of a Slurm run in run_dir (a new directory, made 0700: its plan
+ * holds the seed), merged into the server's store once every shard is done: their records by
+ * submission id (the caller's to release), or NULL with *ret_exit the reason (KGB_EXIT_ENV:
+ * Slurm stayed unreachable or refused the job; KGB_EXIT_INTERRUPTED: the server stops, the
+ * shards keep running and are not waited for).
+ */
+json_t *serve_slurm_phase(struct serve *s, struct eval_opts *eo, const char *run_dir,
+			  int *ret_exit);
 
 #endif
