@@ -54,6 +54,29 @@ static const struct store_eval *find(const struct column *c, const char *source,
 	return NULL;
 }
 
+/*
+ * -EINVAL, with err set, when run `run` of st (at path) is a `kgb generate` run: it links no
+ * evaluation of its own (its rounds' evaluations are runs of their own), so its column would be
+ * empty, not its candidates.
+ */
+static int refuse_generated(struct store *st, const char *path, long long run,
+			    struct strbuf *err)
+{
+	char *started = NULL, *command = NULL, *harness = NULL;
+	int r = store_run_row(st, run, &started, &command, &harness, err);
+
+	if (r == 0 && harness && !strcmp(harness, "generate")) {
+		strbuf_addf(err, "run %lld of '%s' is a kgb generate run: compare compares "
+			    "evaluation runs (kgb report --run %lld prints it; kgb report -o sets "
+			    "generate runs beside others)", run, path, run);
+		r = -EINVAL;
+	}
+	free(started);
+	free(command);
+	free(harness);
+	return r;
+}
+
 static int load_column(const char *arg, struct column *col, struct strbuf *err)
 {
 	char *path = xstrdup(arg), *colon = strrchr(path, ':');
@@ -82,6 +105,7 @@ static int load_column(const char *arg, struct column *col, struct strbuf *err)
 	}
 	if ((r = store_open(path, &st, err)) < 0 ||
 	    (r = store_run_info(st, &run, &platform, &env, err)) < 0 ||
+	    (r = refuse_generated(st, path, run, err)) < 0 ||
 	    (r = store_run_evals(st, run, &col->evals, &col->nr, &col->reused, err)) < 0) {
 		store_free(st);
 		free(path);

@@ -324,7 +324,9 @@ test_expect_success 'kgb report shows a generation run: table and --json, as gen
 		test "$(json_eval "$TMP/rep.json" "recs[-1][\"$k\"]")" = "$(json_eval "$TMP/oa.out" "recs[-1][\"$k\"]")" || return 1
 	done &&
 	test "$(json_eval "$TMP/rep.json" "[r[\"outcomes\"] for r in recs[:-1]]")" = \
-		"[{'"'"'mismatch'"'"': 1, '"'"'pass'"'"': 2}, {'"'"'pass'"'"': 2}]"
+		"[{'"'"'mismatch'"'"': 1, '"'"'pass'"'"': 2}, {'"'"'pass'"'"': 2}]" &&
+	expect_status 3 "$KGB" --tasks "$TASKS" compare "$TMP/oa.db" "$TMP/oa.db" 2>"$TMP/e" &&
+	grep -q "run 1 of .*oa.db. is a kgb generate run: compare compares evaluation runs" "$TMP/e"
 '
 
 export KGB_STORE=$TMP/none.db
