@@ -399,7 +399,49 @@ static void test_open_other_schema_untouched(void **state)
 	strbuf_release(&after);
 }
 
+/* The latest run (store_run_info() with run 0): one a command started, not a generate run's
+ * evaluation of its candidates; a run with no command line counts as one started. */
+static void test_latest_run(void **state)
+{
+	struct unit_fx *fx = *state;
+	struct strbuf err = STRBUF_INIT;
+	char *path, *platform = NULL, *env = NULL;
+	struct store *s = open_store(fx->root, &path);
+	long long eval_run, gen_run, inner, none, got = 0;
+
+	assert_int_equal(store_run_begin(s, "interpreter", "h1", "kgb eval", "{}", &eval_run, &err),
+			 0);
+	assert_int_equal(store_run_info(s, &got, &platform, &env, &err), 0);
+	assert_int_equal(got, eval_run);
+	free(platform);
+	free(env);
+	assert_int_equal(store_run_begin(s, "interpreter", "generate", "kgb generate", "{}",
+					 &gen_run, &err), 0);
+	assert_int_equal(store_run_begin(s, "interpreter", "h1", "kgb generate", "{}", &inner,
+					 &err), 0);
+	got = 0;
+	assert_int_equal(store_run_info(s, &got, &platform, &env, &err), 0);
+	assert_int_equal(got, gen_run);
+	free(platform);
+	free(env);
+	got = inner; /* named, it is read like any */
+	assert_int_equal(store_run_info(s, &got, &platform, &env, &err), 0);
+	assert_int_equal(got, inner);
+	free(platform);
+	free(env);
+	assert_int_equal(store_run_begin(s, "interpreter", "h1", NULL, "{}", &none, &err), 0);
+	got = 0;
+	assert_int_equal(store_run_info(s, &got, &platform, &env, &err), 0);
+	assert_int_equal(got, none);
+	free(platform);
+	free(env);
+	store_free(s);
+	free(path);
+	strbuf_release(&err);
+}
+
 static const struct CMUnitTest tests[] = {
+	unit_test_fx(test_latest_run),
 	unit_test_fx(test_run_row_and_cases),
 	unit_test_fx(test_generation),
 	unit_test_fx(test_totals_without_requests),
