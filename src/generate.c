@@ -75,7 +75,7 @@ static int eval_dir(const struct gen_opts *o, const char *dir, bool heldout, jso
 	struct eval_opts eo = {.cmd = "generate", .solutions = dir, .store_path = o->store_path,
 			       .platform = o->platform, .seed = o->seed, .heldout = heldout,
 			       .timeout_s = GEN_EVAL_TIMEOUT_S, .sandbox = SANDBOX_AUTO,
-			       .standby = -1, .cmdline = "kgb generate"};
+			       .standby = -1, .cmdline = STORE_GENERATE_COMMAND};
 	struct eval_hooks hooks = {.candidate = report_eval_event, .reused = report_eval_reused,
 				   .data = &kctx.verbose};
 	struct eval_outcome out;

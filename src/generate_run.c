@@ -333,7 +333,8 @@ static int run_stored(const struct gen_run_opts *o, struct gen_opts *g,
 	int ret = KGB_EXIT_OK, r;
 
 	if (store_open(g->store_path, &st, err) < 0 ||
-	    store_run_begin(st, g->platform, "generate", "kgb generate", env, &run_id, err) < 0) {
+	    store_run_begin(st, g->platform, "generate", STORE_GENERATE_COMMAND, env, &run_id,
+			    err) < 0) {
 		fprintf(stderr, "kgb generate: %s\n", err->buf);
 		ret = err->len && strstr(err->buf, "locked") ? KGB_EXIT_ENV : KGB_EXIT_DATA;
 		goto out;

@@ -339,8 +339,8 @@ int store_run_info(struct store *s, long long *io_run_id, char **ret_platform, c
 			       *io_run_id > 0
 				       ? "SELECT id, platform, env FROM runs WHERE id = ?"
 				       : "SELECT id, platform, env FROM runs WHERE NOT (IFNULL(command,"
-					 " '') = 'kgb generate' AND IFNULL(harness, '') != 'generate')"
-					 " ORDER BY id DESC LIMIT 1",
+					 " '') = '" STORE_GENERATE_COMMAND "' AND IFNULL(harness, '')"
+					 " != 'generate') ORDER BY id DESC LIMIT 1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return db_err(s, err, "reading the run");
 	if (*io_run_id > 0)

@@ -66,6 +66,12 @@ int store_run_begin(struct store *s, const char *platform, const char *harness,
 		    struct strbuf *err) KGB_WUR;
 int store_run_end(struct store *s, long long run_id, struct strbuf *err) KGB_WUR;
 /*
+ * The command line a `kgb generate` run records, and so do the evaluations it makes of its
+ * candidates (with their engine's harness, not "generate"): store_run_info() tells them apart.
+ */
+#define STORE_GENERATE_COMMAND "kgb generate"
+
+/*
  * A run's platform and env JSON (either may be NULL; both owned by the caller): the run
  * *io_run_id, or the latest when it is <= 0 (then set to its id): the latest a command
  * started, not an evaluation a `kgb generate` run made of its candidates (part of that run).
